@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "swift-web-image",
+    products: [
+        .library(name: "WebImage", targets: ["WebImage"]),
+        .executable(name: "webimage", targets: ["webimage"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // One system library target per C library. The modulemap's `link` line is what links;
+        // pkgConfig and providers only add flags and an install hint.
+        .systemLibrary(
+            name: "CJPEG", pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(
+            name: "CPNG", pkgConfig: "libpng16",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        .systemLibrary(
+            name: "CWebP", pkgConfig: "libwebpmux",
+            providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+        // giflib ships no pkg-config file upstream; the modulemap links it.
+        .systemLibrary(
+            name: "CGIF",
+            providers: [.apt(["libgif-dev"]), .brew(["giflib"])]),
+        // C code that owns setjmp/longjmp for libjpeg and libpng (Swift cannot call setjmp).
+        .target(name: "CWebImageShims", dependencies: ["CJPEG", "CPNG"]),
+        .target(
+            name: "WebImage",
+            dependencies: ["CWebImageShims", "CJPEG", "CPNG", "CWebP", "CGIF"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        .executableTarget(
+            name: "webimage",
+            dependencies: [
+                "WebImage",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        .executableTarget(
+            name: "webimage-bench",
+            dependencies: ["WebImage"],
+            path: "Benchmarks/Sources/webimage-bench",
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        .testTarget(
+            name: "WebImageTests",
+            dependencies: ["WebImage"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+    ]
+)

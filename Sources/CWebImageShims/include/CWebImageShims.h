@@ -1,0 +1,5 @@
+#ifndef CWEBIMAGESHIMS_H
+#define CWEBIMAGESHIMS_H
+#include "jpeg_shim.h"
+#include "png_shim.h"
+#endif

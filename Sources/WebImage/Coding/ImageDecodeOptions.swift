@@ -1,0 +1,58 @@
+/// How to decode: SDWebImage's decode options (`SDImageCoderDecode…`) plus our safety limits.
+public struct ImageDecodeOptions: Sendable, Equatable {
+    /// The decoded image's ``Image/scale`` (SDWebImage's `decodeScaleFactor`; values below 1 mean 1).
+    public var scaleFactor: Double = 1
+    /// With a thumbnail size: fit inside it keeping the aspect ratio (default), or stretch to it.
+    public var preserveAspectRatio = true
+    /// Decode no larger than this (0×0 = full size). Never upscales. For JPEG the decoder
+    /// reduces in the DCT first, then resamples.
+    public var thumbnailPixelSize: PixelSize = .zero
+    /// Decode only the first frame of an animation, as a still image.
+    public var firstFrameOnly = false
+    /// A Uniform Type Identifier hint; wins over ``fileExtensionHint``.
+    public var typeIdentifierHint: String?
+    /// A file extension hint, such as the URL's path extension.
+    public var fileExtensionHint: String?
+    /// Scale down so that all frames together take at most this many bytes of RGBA
+    /// (SDWebImage's `decodeScaleDownLimitBytes`). Overrides ``thumbnailPixelSize``; never upscales.
+    public var scaleDownLimitBytes: Int?
+    /// Turn the pixels upright using the EXIF orientation (default). When false, the pixels are
+    /// kept as stored and ``Image/orientation`` says how to show them.
+    public var applyOrientation = true
+    /// Refuse (``WebImageError/imageTooLarge(width:height:limit:)``) images with more pixels than
+    /// this per frame. Checked after reading the header, before allocating pixels.
+    public var maxPixelCount: Int = ImageDecodeOptions.defaultMaxPixelCount
+    /// Decode animation frames up front only while they total at most this many bytes; past it
+    /// (or with ``lazyAnimatedFrames``) frames are decoded on demand.
+    public var maxAnimationByteCount: Int = ImageDecodeOptions.defaultMaxAnimationByteCount
+    /// Always decode animation frames on demand (SDWebImage's lazy decoding for animations).
+    public var lazyAnimatedFrames = false
+
+    /// 100 million pixels (400 MB of RGBA): larger than any camera photo, far below what a
+    /// hostile header can claim.
+    public static let defaultMaxPixelCount = 100_000_000
+    /// 256 MiB of decoded frames.
+    public static let defaultMaxAnimationByteCount = 256 << 20
+
+    public init() {}
+}
+
+/// How to encode (SDWebImage's `SDImageCoderEncode…` options).
+public struct ImageEncodeOptions: Sendable, Equatable {
+    /// 0…1; SDWebImage's default is 1 (best quality). Ignored by lossless formats.
+    public var compressionQuality: Double = 1
+    /// Scale down (keeping the aspect ratio) to fit in this size before encoding; 0×0 = off.
+    public var maxPixelSize: PixelSize = .zero
+    /// Search the quality for the largest output not above this many bytes (replaces
+    /// ``compressionQuality`` for lossy formats). If even the lowest quality is larger, that
+    /// smallest output is returned.
+    public var maxFileSize: Int?
+    /// What transparent pixels are composited onto for formats without alpha (JPEG). Default white.
+    public var backgroundColor: RGBA8 = .white
+    /// Encode only the first frame of an animation.
+    public var firstFrameOnly = false
+    /// WebP: lossless instead of lossy. Lossless keeps the RGB of fully transparent pixels.
+    public var lossless = false
+
+    public init() {}
+}

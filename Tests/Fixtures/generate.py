@@ -1,0 +1,28 @@
+#!/usr/bin/env python3
+"""Regenerates every committed test fixture, deterministically.
+
+Each module in generators/ exposes generate(out_dir) and writes its images under
+Tests/Fixtures/<name>/. Needs Pillow and numpy (pip install pillow numpy).
+"""
+import importlib.util
+import pathlib
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+
+def main(names):
+    for path in sorted((HERE / "generators").glob("*.py")):
+        if names and path.stem not in names:
+            continue
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        out = HERE / path.stem
+        out.mkdir(exist_ok=True)
+        module.generate(out)
+        print(f"{path.stem}: {len(list(out.iterdir()))} files")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
