@@ -147,8 +147,9 @@ extension ImageBitmap {
                         let dstRow = y * outWidth * 4
                         for x in 0..<outWidth {
                             let o = x * 4
-                            let alpha = min(max(acc[o + 3], 0), 255 * 255)
-                            let a8 = (alpha / 255).rounded()
+                            // Pass 1 weighted alpha itself, so it is on the 0…255 scale.
+                            let alpha = min(max(acc[o + 3], 0), 255)
+                            let a8 = alpha.rounded()
                             if a8 <= 0 {
                                 dst[dstRow + o] = 0
                                 dst[dstRow + o + 1] = 0
@@ -156,10 +157,10 @@ extension ImageBitmap {
                                 dst[dstRow + o + 3] = 0
                                 continue
                             }
-                            let inverse = 1 / (alpha / 255)
-                            dst[dstRow + o] = Self.clampByte(acc[o] / 255 * inverse)
-                            dst[dstRow + o + 1] = Self.clampByte(acc[o + 1] / 255 * inverse)
-                            dst[dstRow + o + 2] = Self.clampByte(acc[o + 2] / 255 * inverse)
+                            let inverse = 1 / alpha
+                            dst[dstRow + o] = Self.clampByte(acc[o] * inverse)
+                            dst[dstRow + o + 1] = Self.clampByte(acc[o + 1] * inverse)
+                            dst[dstRow + o + 2] = Self.clampByte(acc[o + 2] * inverse)
                             dst[dstRow + o + 3] = UInt8(min(a8, 255))
                         }
                     }
