@@ -24,6 +24,20 @@ struct WebPContainer {
         var features = WebPBitstreamFeatures()
         let status = WebPGetFeatures(base.assumingMemoryBound(to: UInt8.self), bytes.count, &features)
         guard status == VP8_STATUS_OK else { throw WebPStatus.error(status, while: "reading the WebP header") }
+        return try validated(features)
+    }
+
+    /// Features of a possibly incomplete file: nil while more bytes could complete the header.
+    static func partialFeatures(of bytes: UnsafeRawBufferPointer) throws -> WebPBitstreamFeatures? {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
+        var features = WebPBitstreamFeatures()
+        let status = WebPGetFeatures(base.assumingMemoryBound(to: UInt8.self), bytes.count, &features)
+        if status == VP8_STATUS_NOT_ENOUGH_DATA { return nil }
+        guard status == VP8_STATUS_OK else { throw WebPStatus.error(status, while: "reading the WebP header") }
+        return try validated(features)
+    }
+
+    private static func validated(_ features: WebPBitstreamFeatures) throws -> WebPBitstreamFeatures {
         guard features.width > 0, features.height > 0 else {
             throw WebImageError.badImageData("the WebP header claims a size of \(features.width)x\(features.height)")
         }

@@ -95,14 +95,16 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
     /// Reads the header from the bytes so far; once it is complete, checks the pixel limit and
     /// sets up the decoder. Returns false while the header is incomplete.
     private func start(with data: Data) throws -> Bool {
-        let features: WebPBitstreamFeatures
-        do {
-            features = try data.withUnsafeBytes { try WebPContainer.features(of: $0) }
-        } catch {
-            if isFinal { throw error }
-            // Keep waiting while the bytes so far could still be the start of a WebP file.
-            if data.count < 12 || ImageFormat(detecting: data) == .webp { return false }
-            throw error
+        if isFinal {
+            // The whole file is here: a header that still cannot be read is an error.
+            _ = try data.withUnsafeBytes { try WebPContainer.features(of: $0) }
+        }
+        if data.count >= 12, ImageFormat(detecting: data) != .webp {
+            throw WebImageError.badImageData("the data is not WebP")
+        }
+        // Keep waiting while more bytes could complete the header.
+        guard let features = try data.withUnsafeBytes({ try WebPContainer.partialFeatures(of: $0) }) else {
+            return false
         }
         let size = PixelSize(width: Int(features.width), height: Int(features.height))
         try DecodeGeometry.checkPixelLimit(width: size.width, height: size.height, options: options)
