@@ -129,3 +129,35 @@ struct SplitMix: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+@Suite("WebP corrupt animation frames")
+struct WebPCorruptFrameTests {
+    let coder = WebPCoder()
+
+    /// `animated.webp` with the bitstream of frame 2 (0-based) overwritten after its header.
+    static func corruptedAnimation() throws -> Data {
+        var bytes = [UInt8](try Fixtures.data("webp/animated.webp"))
+        let tag = Array("ANMF".utf8)
+        let starts = (0..<(bytes.count - 4)).filter { Array(bytes[$0..<($0 + 4)]) == tag }
+        try #require(starts.count == 5)
+        // ANMF header (8) + frame fields (16) + sub-chunk header (8) + VP8L header (5).
+        let payload = starts[2] + 8 + 16 + 8 + 5
+        let end = starts[3]
+        for i in payload..<(end - 1) { bytes[i] = 0xFF }
+        return Data(bytes)
+    }
+
+    @Test func eagerDecodeOfACorruptFrameThrows() throws {
+        let data = try Self.corruptedAnimation()
+        #expect(throws: WebImageError.self) { try coder.decode(data, options: ImageDecodeOptions()) }
+    }
+
+    @Test func lazyProviderRecoversAfterACorruptFrame() throws {
+        let provider = try coder.animatedImageProvider(for: try Self.corruptedAnimation(), options: .init())
+        #expect(try provider.frame(at: 1)[0, 0] == WebPTestSupport.animatedColours[1])
+        #expect(throws: WebImageError.badImageData("frame 2 of the animated WebP is corrupt")) {
+            try provider.frame(at: 2)
+        }
+        #expect(try provider.frame(at: 0)[0, 0] == WebPTestSupport.animatedColours[0])
+    }
+}

@@ -70,10 +70,11 @@ final class WebPAnimationDecoder {
         var timestamp: Int32 = 0
         while nextIndex <= index {
             guard WebPAnimDecoderGetNext(decoder, &pixels, &timestamp) != 0, pixels != nil else {
+                let failed = nextIndex
                 // Leave the decoder in a known state for the next call.
                 WebPAnimDecoderReset(decoder)
                 nextIndex = 0
-                throw WebImageError.badImageData("frame \(nextIndex) of the animated WebP is corrupt")
+                throw WebImageError.badImageData("frame \(failed) of the animated WebP is corrupt")
             }
             nextIndex += 1
         }
