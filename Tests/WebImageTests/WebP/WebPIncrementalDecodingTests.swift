@@ -31,6 +31,20 @@ struct WebPIncrementalDecodingTests {
         #expect(final.bitmap == oneShot.bitmap)
     }
 
+    @Test(arguments: ["lossy.webp", "lossless_alpha.webp", "photo.webp"])
+    func smallStepsEndWithTheOneShotImage(name: String) throws {
+        let data = try Fixtures.data("webp/\(name)")
+        let decoder = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
+        for end in stride(from: 0, to: data.count, by: 16) {
+            decoder.update(data.prefix(end), isFinal: false)
+            if let partial = try decoder.currentImage() { #expect(partial.isIncremental) }
+        }
+        decoder.update(data, isFinal: true)
+        let final = try #require(try decoder.currentImage())
+        #expect(!final.isIncremental)
+        #expect(final.bitmap == (try coder.decode(data, options: ImageDecodeOptions())).bitmap)
+    }
+
     @Test func headerOnlyPrefixGivesNoImage() throws {
         let data = try Fixtures.data("webp/photo.webp")
         let decoder = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
