@@ -5,8 +5,9 @@ import Foundation
 /// `SDImageWebPCoder`): still, animated (eager or lazy frames) and incremental decoding;
 /// lossy, lossless and animated encoding.
 ///
-/// Frame durations follow SDWebImageWebPCoder: 10 ms or less shows for 100 ms. WebP EXIF
-/// orientation is not read (as in SDWebImageWebPCoder), so decoded images are `.up`.
+/// Frame durations follow SDWebImageWebPCoder: 10 ms or less shows for 100 ms. Decoded images
+/// are `.up`: an EXIF chunk's orientation is not applied, as SDWebImageWebPCoder also makes its
+/// images `.up`. Lossless encoding ignores `compressionQuality` and `maxFileSize`.
 public struct WebPCoder: ProgressiveImageCoding, AnimatedImageCoding {
     public init() {}
 
