@@ -18,7 +18,7 @@ final class WebPAnimationProvider: AnimatedImageProvider, @unchecked Sendable {
     private let state: Mutex<WebPAnimationDecoder?>
 
     /// A provider that opens its decoder on the first frame request.
-    init(data: Data, container: WebPContainer, outputSize: PixelSize?) throws {
+    init(data: Data, container: WebPContainer, outputSize: PixelSize?) {
         animatedImageData = data
         frameCount = container.frameCount
         loopCount = container.loopCount

@@ -59,7 +59,7 @@ public struct WebPCoder: ProgressiveImageCoding, AnimatedImageCoding {
         let canvas = PixelSize(width: container.width, height: container.height)
         let target = DecodeGeometry.targetSize(
             storedSize: canvas, orientation: .up, frameCount: container.frameCount, options: options)
-        return try WebPAnimationProvider(data: data, container: container, outputSize: target)
+        return WebPAnimationProvider(data: data, container: container, outputSize: target)
     }
 
     /// Decodes a still (VP8 or VP8L, possibly in a VP8X container) into a new bitmap, scaled by
