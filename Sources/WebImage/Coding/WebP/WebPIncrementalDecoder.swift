@@ -24,6 +24,8 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
     private var failure: WebImageError?
     private var latest = Data()
     private var isFinal = false
+    /// The final image, kept so that asking again does not decode or copy again.
+    private var finalImage: Image?
 
     init(options: ImageDecodeOptions) {
         self.options = options
@@ -62,6 +64,13 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
 
     func currentImage() throws -> Image? {
         if let failure { throw failure }
+        if let finalImage { return finalImage }
+        let image = try makeCurrentImage()
+        if isFinal { finalImage = image }
+        return image
+    }
+
+    private func makeCurrentImage() throws -> Image? {
         let scale = options.scaleFactor >= 1 ? options.scaleFactor : 1
         if isAnimated || decoder == nil {
             // Too little data for a header (or an animation): only the complete file decodes.
