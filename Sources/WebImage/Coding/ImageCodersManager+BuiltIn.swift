@@ -1,6 +1,8 @@
 extension ImageCodersManager {
     /// The coders WebImage ships, in the order they are tried.
     public static var builtInCoders: [any ImageCoding] {
-        []
+        [
+            PNGCoder(),
+        ]
     }
 }
