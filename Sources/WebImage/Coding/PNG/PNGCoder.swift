@@ -23,8 +23,9 @@ public struct PNGCoder: ImageCoding {
     }
 
     /// Size, alpha (alpha channel or tRNS) and `eXIf` orientation; `frameCount` is always 1.
+    /// No pixel limit applies: nothing is allocated for the pixels.
     public func imageInfo(for data: Data) throws -> ImageInfo {
-        try withReader(data, options: ImageDecodeOptions()) { _, header, orientation in
+        try withReader(data, options: nil) { _, header, orientation in
             let swaps = orientation.swapsDimensions
             return ImageInfo(
                 format: .png, width: swaps ? header.height : header.width,
@@ -59,10 +60,10 @@ public struct PNGCoder: ImageCoding {
             isThumbnail: target != nil)
     }
 
-    /// Opens `data`, reads the header, enforces the pixel limit and a plausible amount of image
-    /// data, then hands the reader (positioned at the first IDAT) to `body`.
+    /// Opens `data` and reads the header. With decode `options`, enforces their pixel limit and a
+    /// plausible amount of image data. Then hands the reader (positioned at the first IDAT) to `body`.
     private func withReader<T>(
-        _ data: Data, options: ImageDecodeOptions,
+        _ data: Data, options: ImageDecodeOptions?,
         _ body: (OpaquePointer, PNGHeader, ImageOrientation) throws -> T
     ) throws -> T {
         guard !data.isEmpty else { throw WebImageError.badImageData("the data is empty") }
@@ -71,21 +72,24 @@ public struct PNGCoder: ImageCoding {
             let bytes = raw.bindMemory(to: UInt8.self)
             let scan = PNGChunkScan(raw)
             // No side of an image within the pixel limit can exceed the limit itself.
-            let maxSide = UInt32(clamping: min(max(options.maxPixelCount, 1), Int(Int32.max)))
+            let maxPixelCount = options?.maxPixelCount ?? Int(Int32.max)
+            let maxSide = UInt32(clamping: min(max(maxPixelCount, 1), Int(Int32.max)))
             guard let reader = cwi_png_reader_create(bytes.baseAddress, bytes.count, maxSide) else {
                 throw WebImageError.badImageData("PNG: out of memory")
             }
             defer { cwi_png_reader_destroy(reader) }
             var cHeader = cwi_png_header()
             if cwi_png_reader_read_header(reader, &cHeader) != 0 {
-                if let size = scan.storedSize, size.isPositive {
+                if let options, let size = scan.storedSize, size.isPositive {
                     try DecodeGeometry.checkPixelLimit(width: size.width, height: size.height, options: options)
                 }
                 throw Self.readerError(reader)
             }
             let header = PNGHeader(cHeader)
-            try DecodeGeometry.checkPixelLimit(width: header.width, height: header.height, options: options)
-            if scan.idatIsTooShort(for: header) {
+            if let options {
+                try DecodeGeometry.checkPixelLimit(width: header.width, height: header.height, options: options)
+            }
+            if options != nil, scan.idatIsTooShort(for: header) {
                 throw WebImageError.badImageData(
                     "PNG: \(scan.idatByteCount) bytes of image data cannot hold \(header.width)x\(header.height) pixels (truncated or corrupt)"
                 )
