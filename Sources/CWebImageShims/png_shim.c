@@ -223,6 +223,9 @@ static int cwi_png_write(cwi_png_writer *writer, const uint8_t *pixels, uint32_t
     png_structp png = writer->png;
     png_set_write_fn(png, writer, cwi_png_write_memory, cwi_png_flush_memory);
     png_set_compression_level(png, compression_level);
+    /* One filter instead of libpng's per-row adaptive choice among five: on a 1024x1024 RGBA
+     * image at level 3 this took about 2/3 of the time for a 3% (noisy) to 15% (smooth) larger file. */
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_UP);
     png_set_IHDR(png, writer->info, width, height, 8,
                  keep_alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);

@@ -71,4 +71,10 @@ struct PNGInfoAndOrientationTests {
         let three = Array("Exif".utf8) + [0, 0] + nine.prefix(19) + [3, 0, 0]
         #expect(PNGExifOrientation.orientation(fromTIFF: three) == .down)
     }
+
+    @Test("the IHDR peek's CRC-32 matches PNG's (IEND's CRC is AE426082)")
+    func crc32() {
+        let iend: [UInt8] = Array("IEND".utf8)
+        #expect(iend.withUnsafeBytes { PNGChunkScan.crc32($0) } == 0xAE42_6082)
+    }
 }

@@ -4,7 +4,8 @@
 /// the IHDR size even when libpng refuses it, the number of IDAT bytes present, and an `eXIf`
 /// payload wherever it sits.
 struct PNGChunkScan {
-    /// The IHDR width and height, if the first chunk is a complete IHDR.
+    /// The IHDR width and height, if the first chunk is a complete IHDR with a correct CRC and
+    /// sides within PNG's 2³¹ − 1.
     var storedSize: PixelSize?
     /// Bytes of IDAT data actually present (a chunk cut short counts what is there).
     var idatByteCount = 0
@@ -24,10 +25,15 @@ struct PNGChunkScan {
             let type = Self.readUInt32(bytes, at: offset + 4)
             let dataStart = offset + 8
             let available = min(length, bytes.count - dataStart)
-            if isFirst, type == Self.ihdr, available >= 8 {
-                let width = Int(Self.readUInt32(bytes, at: dataStart))
-                let height = Int(Self.readUInt32(bytes, at: dataStart + 4))
-                storedSize = PixelSize(width: width, height: height)
+            if isFirst, type == Self.ihdr, length == 13, bytes.count - dataStart >= 17,
+                Self.crc32(UnsafeRawBufferPointer(rebasing: bytes[(offset + 4)..<(dataStart + 13)]))
+                    == Self.readUInt32(bytes, at: dataStart + 13)
+            {
+                let width = Self.readUInt32(bytes, at: dataStart)
+                let height = Self.readUInt32(bytes, at: dataStart + 4)
+                if width <= Int32.max, height <= Int32.max {
+                    storedSize = PixelSize(width: Int(width), height: Int(height))
+                }
             }
             isFirst = false
             if type == Self.idat {
@@ -47,6 +53,18 @@ struct PNGChunkScan {
     private static let idat: UInt32 = 0x4944_4154
     private static let iend: UInt32 = 0x4945_4E44
     private static let exifType: UInt32 = 0x6558_4966
+
+    /// CRC-32 (ISO 3309, as PNG uses), bitwise: only ever run over the 17 bytes of IHDR.
+    static func crc32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 {
+                crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1
+            }
+        }
+        return ~crc
+    }
 
     private static func readUInt32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {
         UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16

