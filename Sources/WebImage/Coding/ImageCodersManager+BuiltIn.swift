@@ -2,7 +2,7 @@ extension ImageCodersManager {
     /// The coders WebImage ships, in the order they are tried.
     public static var builtInCoders: [any ImageCoding] {
         [
-            PNGCoder(),
+            PNGCoder()
         ]
     }
 }

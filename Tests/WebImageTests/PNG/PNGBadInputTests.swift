@@ -8,8 +8,10 @@ struct PNGBadInputTests {
     private let coder = PNGCoder()
 
     /// Decoding must throw `badImageData`, never return an image.
-    private func expectBadData(_ data: Data, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(sourceLocation: sourceLocation) {
+    private func expectBadData(
+        _ data: Data, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(comment, sourceLocation: sourceLocation) {
             _ = try coder.decode(data, options: ImageDecodeOptions())
         } throws: { error in
             guard case .badImageData = error as? WebImageError else { return false }
@@ -45,7 +47,9 @@ struct PNGBadInputTests {
     @Test("every fixture truncated anywhere is an error, never a partial image", arguments: PNGFixture.decodable)
     func truncated(name: String) throws {
         let data = try PNGFixture.data(name)
-        var cuts = Set([1, 8, 12, 16, 20, 29, 33, 37, 41, data.count / 2, data.count - 13, data.count - 12, data.count - 1])
+        var cuts = Set([
+            1, 8, 12, 16, 20, 29, 33, 37, 41, data.count / 2, data.count - 13, data.count - 12, data.count - 1,
+        ])
         // Every byte inside the first IDAT chunk's header and a spread through its data.
         cuts.formUnion(stride(from: 33, to: data.count, by: max(1, data.count / 40)))
         for cut in cuts.sorted() where cut > 0 && cut < data.count {
@@ -63,14 +67,20 @@ struct PNGBadInputTests {
 
     @Test("an IHDR claiming 100000×100000 is refused as too large before allocating")
     func hugeDimensions() throws {
-        #expect(throws: WebImageError.imageTooLarge(width: 100_000, height: 100_000, limit: ImageDecodeOptions.defaultMaxPixelCount)) {
+        #expect(
+            throws: WebImageError.imageTooLarge(
+                width: 100_000, height: 100_000, limit: ImageDecodeOptions.defaultMaxPixelCount)
+        ) {
             try coder.decode(PNGFixture.invalid("huge_ihdr"), options: ImageDecodeOptions())
         }
     }
 
     @Test("a side longer than the whole pixel limit is too large, though libpng refuses the header")
     func longSide() throws {
-        #expect(throws: WebImageError.imageTooLarge(width: 200_000_000, height: 1, limit: ImageDecodeOptions.defaultMaxPixelCount)) {
+        #expect(
+            throws: WebImageError.imageTooLarge(
+                width: 200_000_000, height: 1, limit: ImageDecodeOptions.defaultMaxPixelCount)
+        ) {
             try coder.decode(PNGFixture.invalid("long_side"), options: ImageDecodeOptions())
         }
     }
@@ -102,8 +112,9 @@ struct PNGBadInputTests {
         expectBadData(try PNGFixture.invalid("short_idat"))
     }
 
-    @Test("structurally invalid headers and chunk sequences",
-          arguments: ["zero_width", "bad_depth", "no_idat", "palette_missing_plte"])
+    @Test(
+        "structurally invalid headers and chunk sequences",
+        arguments: ["zero_width", "bad_depth", "no_idat", "palette_missing_plte"])
     func invalidStructure(name: String) throws {
         expectBadData(try PNGFixture.invalid(name))
     }
@@ -120,8 +131,9 @@ struct PNGBadInputTests {
 
 @Suite("PNG corrupted bytes")
 struct PNGCorruptionTests {
-    @Test("changing any single byte gives an error or an image of the stated size, never a crash",
-          arguments: ["rgba8", "palette4_trns", "gray2_adam7", "rgb16", "exif_right"])
+    @Test(
+        "changing any single byte gives an error or an image of the stated size, never a crash",
+        arguments: ["rgba8", "palette4_trns", "gray2_adam7", "rgb16", "exif_right"])
     func everyByteFlipped(name: String) throws {
         let original = try PNGFixture.data(name)
         let size = try PNGCoder().imageInfo(for: original)

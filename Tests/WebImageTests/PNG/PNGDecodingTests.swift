@@ -55,19 +55,21 @@ struct PNGDecodingTests {
         #expect(bitmap[2, 0].a == 255)  // index 2
     }
 
-    @Test("an interlaced image decodes to the same pixels as its non-interlaced twin",
-          arguments: [("gray2_adam7", "gray2"), ("rgb16_adam7", "rgb16"), ("rgba8_adam7", "rgba8")])
+    @Test(
+        "an interlaced image decodes to the same pixels as its non-interlaced twin",
+        arguments: [("gray2_adam7", "gray2"), ("rgb16_adam7", "rgb16"), ("rgba8_adam7", "rgba8")])
     func interlacedEqualsPlain(interlaced: String, plain: String) throws {
         let a = try PNGFixture.decodeStored(PNGFixture.data(interlaced)).bitmap
         let b = try PNGFixture.decodeStored(PNGFixture.data(plain)).bitmap
         #expect(a == b)
     }
 
-    @Test("hasAlpha: set by an alpha channel or a tRNS chunk, not by the pixels",
-          arguments: [
+    @Test(
+        "hasAlpha: set by an alpha channel or a tRNS chunk, not by the pixels",
+        arguments: [
             ("gray8", false), ("rgb16", false), ("palette8", false), ("graya8", true), ("rgba16", true),
             ("palette1_trns", true), ("gray8_trns", true), ("rgb8_trns", true),
-          ])
+        ])
     func hasAlpha(name: String, expected: Bool) throws {
         let data = try PNGFixture.data(name)
         #expect(try PNGCoder().decode(data, options: ImageDecodeOptions()).hasAlpha == expected)

@@ -10,8 +10,9 @@ struct PNGEncodingTests {
         return (data, try PNGFixture.decodeStored(data))
     }
 
-    @Test("decode → encode → decode of an 8-bit RGBA PNG is bit-exact",
-          arguments: ["rgba8", "rgba8_hidden_rgb", "pillow_rgba8", "rgba8_adam7"])
+    @Test(
+        "decode → encode → decode of an 8-bit RGBA PNG is bit-exact",
+        arguments: ["rgba8", "rgba8_hidden_rgb", "pillow_rgba8", "rgba8_adam7"])
     func bitExactRoundTrip(name: String) throws {
         let original = try PNGFixture.decodeStored(PNGFixture.data(name))
         let (data, decoded) = try roundTrip(original)
