@@ -217,6 +217,11 @@ def write_invalid(out: pathlib.Path):
     (out / "zero_width.bin").write_bytes(sig + ihdr(0, 4) + tiny + chunk(b"IEND", b""))
     (out / "bad_depth.bin").write_bytes(sig + ihdr(4, 4, 3, 6) + tiny + chunk(b"IEND", b""))
     (out / "no_idat.bin").write_bytes(sig + ihdr(4, 4) + chunk(b"IEND", b""))
+    # Indices past a 4-entry palette (libpng treats this as a benign error and reads them as black).
+    rows = b"".join(b"\0" + bytes([0, 1, 2, 3, 4, 200, 255, 3]) for _ in range(2))
+    plte = bytes([255, 0, 0, 0, 255, 0, 0, 0, 255, 9, 9, 9])
+    (out / "palette_index_out_of_range.bin").write_bytes(
+        sig + ihdr(8, 2, 8, 3) + chunk(b"PLTE", plte) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
     # A palette image without PLTE.
     (out / "palette_missing_plte.bin").write_bytes(
         sig + ihdr(4, 4, 8, 3) + chunk(b"IDAT", zlib.compress(b"\0\0\0\0\0" * 4)) + chunk(b"IEND", b""))

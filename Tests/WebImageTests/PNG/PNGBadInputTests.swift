@@ -119,6 +119,18 @@ struct PNGBadInputTests {
         expectBadData(try PNGFixture.invalid(name))
     }
 
+    @Test("palette indices past the palette read as opaque black instead of reading out of bounds")
+    func paletteIndexOutOfRange() throws {
+        let bitmap = try coder.decode(PNGFixture.invalid("palette_index_out_of_range"), options: ImageDecodeOptions())
+            .bitmap
+        #expect(bitmap.size == PixelSize(width: 8, height: 2))
+        #expect(bitmap[0, 1] == RGBA8(r: 255, g: 0, b: 0))
+        #expect(bitmap[3, 1] == RGBA8(r: 9, g: 9, b: 9))
+        for x in 4..<7 {
+            #expect(bitmap[x, 1] == RGBA8(r: 0, g: 0, b: 0), "x = \(x)")
+        }
+    }
+
     @Test("error messages carry libpng's reason")
     func messages() throws {
         #expect {
