@@ -17,6 +17,14 @@ struct PNGDecodingTests {
         #expect(!image.isIncremental)
     }
 
+    @Test("the fixture list covers every committed PNG fixture")
+    func fixtureListIsComplete() throws {
+        let committed = try Fixtures.allImagePaths()
+            .filter { $0.hasPrefix("png/") && !$0.contains("/invalid/") }
+            .map { String($0.dropFirst(4).dropLast(4)) }
+        #expect(Set(committed) == Set(PNGFixture.decodable))
+    }
+
     @Test("sizes come from IHDR")
     func dimensions() throws {
         let image = try PNGFixture.decodeStored(PNGFixture.data("gray1"))
