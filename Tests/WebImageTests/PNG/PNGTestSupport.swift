@@ -37,15 +37,3 @@ enum PNGFixture {
     /// The colour type byte of an encoded PNG's IHDR.
     static func colorType(of png: Data) -> UInt8 { png[png.startIndex + 25] }
 }
-
-/// A small deterministic generator (SplitMix64) for random-byte tests.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -27,7 +27,7 @@ struct WebPBadInputTests {
     }
 
     @Test func randomBytesAreRejected() {
-        var generator = SplitMix(seed: 42)
+        var generator = SplitMix64(seed: 42)
         for length in [1, 11, 12, 100, 4096] {
             let data = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
             #expect(!coder.canDecode(data))
@@ -36,7 +36,7 @@ struct WebPBadInputTests {
     }
 
     @Test func riffWebPHeaderFollowedByGarbageThrows() {
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(seed: 7)
         for length in [0, 4, 30, 500] {
             let garbage = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
             let data = Data(Array("RIFF".utf8) + WebPTestSupport.le32(length + 4) + Array("WEBP".utf8) + garbage)
@@ -114,19 +114,6 @@ struct WebPBadInputTests {
         let data = Data(Array("RIFF".utf8) + WebPTestSupport.le32(body.count) + body)
         #expect(try coder.imageInfo(for: data).width == 300)
         expectBadImageData { try coder.decode(data, options: ImageDecodeOptions()) }
-    }
-}
-
-/// A small deterministic generator so that "random" inputs are the same on every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -12,7 +12,7 @@ struct WebPMutationTests {
     @Test(arguments: WebPBadInputTests.fixtures)
     func mutatedFilesDecodeOrThrowWebImageError(name: String) throws {
         let original = [UInt8](try Fixtures.data("webp/\(name)"))
-        var generator = SplitMix(seed: UInt64(original.count))
+        var generator = SplitMix64(seed: UInt64(original.count))
         var options = ImageDecodeOptions()
         options.maxPixelCount = 1 << 20
         var lazy = options
