@@ -98,11 +98,13 @@ int cwi_jpeg_read_header(const uint8_t *data, size_t len, int scale_num, cwi_jpe
     struct jpeg_decompress_struct cinfo;
     cwi_error_mgr mgr;
     if (out == NULL || !cwi_valid_input(data, len, scale_num, err, errlen)) return -1;
+    memset(out, 0, sizeof *out);
     memset(&cinfo, 0, sizeof cinfo);
     cwi_init_error(&mgr, 0);
     cinfo.err = &mgr.pub;
     if (setjmp(mgr.jump)) {
         cwi_copy_message(mgr.message, err, errlen);
+        out->hit_eof = mgr.saw_eof;
         jpeg_destroy_decompress(&cinfo);
         return -1;
     }
@@ -119,6 +121,7 @@ int cwi_jpeg_read_header(const uint8_t *data, size_t len, int scale_num, cwi_jpe
     out->adobe_marker = cinfo.saw_Adobe_marker ? 1 : 0;
     out->output_width = (int)cinfo.output_width;
     out->output_height = (int)cinfo.output_height;
+    out->hit_eof = mgr.saw_eof;
     jpeg_destroy_decompress(&cinfo);
     return 0;
 }
@@ -138,6 +141,18 @@ static void cwi_cmyk_rows_to_rgba(uint8_t *row, size_t stride, JDIMENSION width,
             p[3] = 255;
         }
     }
+}
+
+/* Whether every coefficient of every component has been refined down to bit 0 (coef_bits is
+ * -1 for coefficients no scan has touched). A complete progressive JPEG always ends that way. */
+static int cwi_fully_refined(j_decompress_ptr cinfo) {
+    if (cinfo->coef_bits == NULL) return 0;
+    for (int c = 0; c < cinfo->num_components; c++) {
+        for (int k = 0; k < DCTSIZE2; k++) {
+            if (cinfo->coef_bits[c][k] != 0) return 0;
+        }
+    }
+    return 1;
 }
 
 int cwi_jpeg_decode_into(const uint8_t *data, size_t len, int scale_num, int strict, uint8_t *dst,
@@ -176,6 +191,15 @@ int cwi_jpeg_decode_into(const uint8_t *data, size_t len, int scale_num, int str
     int inverted = cinfo.saw_Adobe_marker ? 1 : 0;
     int single_scan = !jpeg_has_multiple_scans(&cinfo);
     jpeg_start_decompress(&cinfo);
+    /* Progressive: start_decompress has read every scan. A cut between scans (or inside a table
+     * segment between them) leaves no missing entropy bits, only unrefined coefficients. */
+    if (cinfo.progressive_mode && mgr.saw_eof && !cwi_fully_refined(&cinfo)) {
+        mgr.truncated = 1;
+        if (strict) {
+            snprintf(mgr.message, sizeof mgr.message, "the JPEG data is truncated (scans are missing)");
+            longjmp(mgr.jump, 1);
+        }
+    }
     if (cinfo.output_components != 4) {
         snprintf(mgr.message, sizeof mgr.message, "unexpected output of %d components", cinfo.output_components);
         longjmp(mgr.jump, 1);

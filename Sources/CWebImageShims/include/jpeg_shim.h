@@ -16,6 +16,7 @@ typedef struct cwi_jpeg_header {
     int adobe_marker;     /* 1 when an Adobe APP14 marker was present */
     int output_width;     /* size after DCT scaling by scale_num/8 */
     int output_height;
+    int hit_eof;          /* set also on failure: the data ran out before the header was complete */
 } cwi_jpeg_header;
 
 /* How decode_into ended. */

@@ -118,11 +118,13 @@ enum EXIFOrientation {
             guard tag == 0x0112 else { continue }
             let value: Int?
             switch u16(entry + 2) {
+            case nil: return nil
             case 3: value = u16(entry + 8)  // SHORT, stored left-aligned in the value field
             case 4: value = u32(entry + 8)  // LONG, seen from some writers
-            default: value = nil
+            default: return .up  // the tag is there but unusable: treat as upright
             }
-            return value.flatMap { ImageOrientation(rawValue: $0) } ?? .up
+            guard let value else { return nil }
+            return ImageOrientation(rawValue: value) ?? .up
         }
         return nil
     }

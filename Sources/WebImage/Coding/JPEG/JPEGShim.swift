@@ -20,7 +20,14 @@ enum JPEGShim {
         let message = try withMessageBuffer { err, errlen in
             cwi_jpeg_read_header(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, 8, &header, err, errlen)
         }
-        if let message { throw WebImageError.badImageData("cannot read the JPEG header: \(message)") }
+        if let message {
+            // libjpeg reads the fake EOI its memory source inserts as data, so a cut header fails
+            // with a confusing message (e.g. "Bogus Huffman table definition").
+            if header.hit_eof != 0 {
+                throw WebImageError.badImageData("the JPEG data is truncated (it ends inside the header: \(message))")
+            }
+            throw WebImageError.badImageData("cannot read the JPEG header: \(message)")
+        }
         return JPEGHeader(
             storedSize: PixelSize(width: Int(header.width), height: Int(header.height)),
             components: Int(header.components), isProgressive: header.progressive != 0,
@@ -42,8 +49,8 @@ enum JPEGShim {
                 &result, err, errlen)
         }
         if let message {
-            if result.truncated != 0 {
-                throw WebImageError.badImageData("the JPEG data is truncated (it ends inside the image data)")
+            if result.truncated != 0 || result.hit_eof != 0 {
+                throw WebImageError.badImageData("the JPEG data is truncated (\(message))")
             }
             throw WebImageError.badImageData("cannot decode the JPEG: \(message)")
         }
