@@ -1,5 +1,6 @@
 /* jpeg shim: libjpeg's error_exit must not return, and Swift cannot call setjmp, so every
  * libjpeg call that can fail lives here behind a setjmp/longjmp error manager. */
+#include <limits.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,7 +156,8 @@ static int cwi_fully_refined(j_decompress_ptr cinfo) {
     return 1;
 }
 
-int cwi_jpeg_decode_into(const uint8_t *data, size_t len, int scale_num, int strict, uint8_t *dst,
+int cwi_jpeg_decode_into(const uint8_t *data, size_t len, int scale_num, int strict,
+                         size_t max_memory, uint8_t *dst,
                          size_t stride, int expected_width, int expected_height,
                          cwi_jpeg_decode_result *result, char *err, size_t errlen) {
     struct jpeg_decompress_struct cinfo;
@@ -179,6 +181,8 @@ int cwi_jpeg_decode_into(const uint8_t *data, size_t len, int scale_num, int str
         return -1;
     }
     jpeg_create_decompress(&cinfo);
+    /* libjpeg-turbo's memory manager refuses (no backing store) whole-image arrays past this. */
+    cinfo.mem->max_memory_to_use = max_memory > (size_t)LONG_MAX ? LONG_MAX : (long)max_memory;
     jpeg_mem_src(&cinfo, data, (unsigned long)len);
     jpeg_read_header(&cinfo, TRUE);
     cwi_configure_output(&cinfo, scale_num);

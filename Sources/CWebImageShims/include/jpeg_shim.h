@@ -36,11 +36,12 @@ int cwi_jpeg_read_header(const uint8_t *data, size_t len, int scale_num,
 /* Decodes into caller memory as straight RGBA (gray, CMYK and YCCK converted).
  * `expected_width`/`expected_height` must equal the header's output size for scale_num (checked);
  * `dst` holds expected_height rows of `stride` bytes (stride >= 4 * expected_width).
+ * max_memory caps libjpeg's whole-image buffers (a progressive image's coefficients), 0 = no cap.
  * strict = 1: fail with "truncated" as soon as entropy data runs out.
  * strict = 0 (partial mode): decode what is there; for single-scan images the rows not received
  * are set to transparent black and decoding stops early. */
 int cwi_jpeg_decode_into(const uint8_t *data, size_t len, int scale_num, int strict,
-                         uint8_t *dst, size_t stride, int expected_width, int expected_height,
+                         size_t max_memory, uint8_t *dst, size_t stride, int expected_width, int expected_height,
                          cwi_jpeg_decode_result *result, char *err, size_t errlen);
 
 /* Encodes `height` rows of RGBA (alpha ignored: composite first) at quality 1...100.

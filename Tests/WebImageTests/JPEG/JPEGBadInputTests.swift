@@ -6,9 +6,9 @@ import Testing
 @Suite("JPEG bad input")
 struct JPEGBadInputTests {
     /// SOI, a baseline SOF claiming `width`×`height` (3 components, 4:2:0), an SOS and a few bytes.
-    static func handcrafted(width: UInt16, height: UInt16, precision: UInt8 = 8) -> Data {
+    static func handcrafted(width: UInt16, height: UInt16, precision: UInt8 = 8, progressive: Bool = false) -> Data {
         var bytes: [UInt8] = [0xFF, 0xD8]
-        bytes += [0xFF, 0xC0, 0x00, 0x11, precision]
+        bytes += [0xFF, progressive ? 0xC2 : 0xC0, 0x00, 0x11, precision]
         bytes += [UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF)]
         bytes += [0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x00, 0x03, 0x11, 0x00]
         bytes += [0xFF, 0xDA, 0x00, 0x0C, 0x03, 0x01, 0x00, 0x02, 0x11, 0x03, 0x11, 0x00, 0x3F, 0x00]
@@ -53,6 +53,41 @@ struct JPEGBadInputTests {
         #expect(error == .imageTooLarge(width: 65000, height: 65000, limit: ImageDecodeOptions.defaultMaxPixelCount))
         let info = try? JPEGCoder().imageInfo(for: data)
         #expect(info?.width == 65000 && info?.height == 65000)
+    }
+
+    @Test func aHugeProgressiveHeaderIsTooLargeEvenForAThumbnail() {
+        // Its coefficients would be held at full size (25 GB) whatever the DCT scale.
+        var options = ImageDecodeOptions()
+        options.thumbnailPixelSize = PixelSize(width: 100, height: 100)
+        let data = Self.handcrafted(width: 65000, height: 65000, progressive: true)
+        let error = webImageError { _ = try JPEGCoder().decode(data, options: options) }
+        #expect(error == .imageTooLarge(width: 65000, height: 65000, limit: ImageDecodeOptions.defaultMaxPixelCount))
+    }
+
+    @Test func progressiveCoefficientMemoryCountsAgainstThePixelLimit() throws {
+        var options = ImageDecodeOptions()
+        options.maxPixelCount = 20_000
+        options.thumbnailPixelSize = PixelSize(width: 40, height: 40)
+        let progressive = webImageError { _ = try JPEGFixture.decode("progressive.jpg") { $0 = options } }
+        #expect(progressive == .imageTooLarge(width: 320, height: 240, limit: 20_000))
+        // A baseline image of the same pixel count has no such buffer.
+        let baseline = try JPEGFixture.decode("photo_800x600.jpg") { $0 = options }
+        #expect(baseline.bitmap.size == PixelSize(width: 40, height: 30))
+    }
+
+    @Test func libjpegsMemoryCapIsABackstop() throws {
+        // Below the coefficient buffer's size libjpeg-turbo refuses instead of allocating.
+        let data = try JPEGFixture.data("progressive.jpg")
+        let size = PixelSize(width: 320, height: 240)
+        var pixels = [UInt8](repeating: 0, count: size.pixelCount * 4)
+        let error = webImageError {
+            try data.withUnsafeBytes { bytes in
+                try pixels.withUnsafeMutableBufferPointer { buffer in
+                    _ = try JPEGShim.decode(bytes, scaleNumerator: 8, strict: true, maxMemory: 50_000, into: buffer, size: size)
+                }
+            }
+        }
+        #expect(error?.isBadImageData == true, "\(String(describing: error))")
     }
 
     @Test func impossibleHeadersAreBadImageData() {

@@ -17,6 +17,19 @@ extension JPEGCoder {
         size.width >= target.width && size.height >= target.height
     }
 
+    /// libjpeg holds a progressive image's DCT coefficients at full size whatever the DCT scale:
+    /// 2 bytes per sample (an upper bound, ignoring chroma subsampling).
+    static func coefficientBytes(_ header: JPEGHeader) -> Int {
+        header.storedSize.pixelCount.multipliedSaturating(by: max(header.components, 1) * 2)
+    }
+
+    /// What a progressive image's coefficients may take: 8 bytes per pixel of the pixel limit, so
+    /// every progressive image that passes the limit at full size can be decoded; larger ones
+    /// are refused even for a thumbnail (a baseline image has no such buffer and always can be).
+    static func coefficientBudget(_ options: ImageDecodeOptions) -> Int {
+        max(options.maxPixelCount, 0).multipliedSaturating(by: 8)
+    }
+
     /// The decode pipeline shared by one-shot and incremental decoding: header → pixel limit →
     /// decode at the chosen DCT scale straight into the bitmap → resample → orientation.
     ///
@@ -34,11 +47,17 @@ extension JPEGCoder {
         let numerator = target.map { dctScaleNumerator(stored: stored, target: $0) } ?? 8
         let decodedSize = scaledSize(stored, numerator: numerator)
         try DecodeGeometry.checkPixelLimit(width: decodedSize.width, height: decodedSize.height, options: options)
+        let memoryBudget = coefficientBudget(options)
+        if header.isProgressive && coefficientBytes(header) > memoryBudget {
+            throw WebImageError.imageTooLarge(
+                width: stored.width, height: stored.height, limit: options.maxPixelCount)
+        }
 
         var validRows = decodedSize.height
         var bitmap = try ImageBitmap(width: decodedSize.width, height: decodedSize.height) { buffer in
             let result = try JPEGShim.decode(
-                bytes, scaleNumerator: numerator, strict: !partial, into: buffer, size: decodedSize)
+                bytes, scaleNumerator: numerator, strict: !partial,
+                maxMemory: memoryBudget.addingSaturating(64 << 20), into: buffer, size: decodedSize)
             validRows = Int(result.valid_rows)
         }
         if partial && validRows == 0 { return nil }
@@ -54,5 +73,17 @@ extension JPEGCoder {
             bitmap: bitmap, scale: max(1, options.scaleFactor), orientation: shownOrientation,
             format: .jpeg, hasAlpha: validRows < decodedSize.height, isIncremental: partial,
             isThumbnail: target != nil)
+    }
+}
+
+extension Int {
+    fileprivate func multipliedSaturating(by other: Int) -> Int {
+        let (product, overflow) = multipliedReportingOverflow(by: other)
+        return overflow ? .max : product
+    }
+
+    fileprivate func addingSaturating(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? .max : sum
     }
 }

@@ -37,7 +37,7 @@ enum JPEGShim {
     /// Decodes at `scaleNumerator`/8 into `buffer`, which holds `size` pixels of RGBA.
     /// Strict mode throws when the data is truncated; partial mode reports how many rows are real.
     static func decode(
-        _ bytes: UnsafeRawBufferPointer, scaleNumerator: Int, strict: Bool,
+        _ bytes: UnsafeRawBufferPointer, scaleNumerator: Int, strict: Bool, maxMemory: Int,
         into buffer: UnsafeMutableBufferPointer<UInt8>, size: PixelSize
     ) throws -> cwi_jpeg_decode_result {
         precondition(buffer.count >= size.pixelCount * 4, "destination too small")
@@ -45,7 +45,7 @@ enum JPEGShim {
         let message = try withMessageBuffer { err, errlen in
             cwi_jpeg_decode_into(
                 bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, Int32(scaleNumerator),
-                strict ? 1 : 0, buffer.baseAddress, size.width * 4, Int32(size.width), Int32(size.height),
+                strict ? 1 : 0, maxMemory, buffer.baseAddress, size.width * 4, Int32(size.width), Int32(size.height),
                 &result, err, errlen)
         }
         if let message {
