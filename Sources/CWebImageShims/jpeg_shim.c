@@ -78,53 +78,56 @@ static void cwi_configure_output(j_decompress_ptr cinfo, int scale_num) {
     }
 }
 
-static int cwi_valid_input(const uint8_t *data, size_t len, int scale_num, char *err, size_t errlen) {
+struct cwi_jpeg_decoder {
+    struct jpeg_decompress_struct cinfo;
+    cwi_error_mgr mgr;
+    int used; /* decode_into runs once: libjpeg cannot rewind its memory source */
+};
+
+cwi_jpeg_decoder *cwi_jpeg_open(const uint8_t *data, size_t len, cwi_jpeg_header *header,
+                                char *err, size_t errlen) {
+    if (header == NULL) return NULL;
+    memset(header, 0, sizeof *header);
     if (data == NULL || len == 0) {
         cwi_copy_message("the data is empty", err, errlen);
-        return 0;
+        return NULL;
     }
     if ((unsigned long)len != len) {
         cwi_copy_message("the data is too large for libjpeg", err, errlen);
-        return 0;
+        return NULL;
     }
-    if (scale_num < 1 || scale_num > 16) {
-        cwi_copy_message("the DCT scale must be 1...16 eighths", err, errlen);
-        return 0;
+    /* On the heap, so nothing libjpeg touches lives in a local across setjmp. */
+    cwi_jpeg_decoder *d = (cwi_jpeg_decoder *)calloc(1, sizeof *d);
+    if (d == NULL) {
+        cwi_copy_message("out of memory", err, errlen);
+        return NULL;
     }
-    return 1;
+    cwi_init_error(&d->mgr, 0);
+    d->cinfo.err = &d->mgr.pub;
+    if (setjmp(d->mgr.jump)) {
+        cwi_copy_message(d->mgr.message, err, errlen);
+        header->hit_eof = d->mgr.saw_eof;
+        jpeg_destroy_decompress(&d->cinfo);
+        free(d);
+        return NULL;
+    }
+    jpeg_create_decompress(&d->cinfo);
+    jpeg_mem_src(&d->cinfo, data, (unsigned long)len);
+    jpeg_read_header(&d->cinfo, TRUE);
+    header->width = (int)d->cinfo.image_width;
+    header->height = (int)d->cinfo.image_height;
+    header->components = d->cinfo.num_components;
+    header->color_space = (int)d->cinfo.jpeg_color_space;
+    header->progressive = d->cinfo.progressive_mode ? 1 : 0;
+    header->adobe_marker = d->cinfo.saw_Adobe_marker ? 1 : 0;
+    header->hit_eof = d->mgr.saw_eof;
+    return d;
 }
 
-int cwi_jpeg_read_header(const uint8_t *data, size_t len, int scale_num, cwi_jpeg_header *out,
-                         char *err, size_t errlen) {
-    struct jpeg_decompress_struct cinfo;
-    cwi_error_mgr mgr;
-    if (out == NULL || !cwi_valid_input(data, len, scale_num, err, errlen)) return -1;
-    memset(out, 0, sizeof *out);
-    memset(&cinfo, 0, sizeof cinfo);
-    cwi_init_error(&mgr, 0);
-    cinfo.err = &mgr.pub;
-    if (setjmp(mgr.jump)) {
-        cwi_copy_message(mgr.message, err, errlen);
-        out->hit_eof = mgr.saw_eof;
-        jpeg_destroy_decompress(&cinfo);
-        return -1;
-    }
-    jpeg_create_decompress(&cinfo);
-    jpeg_mem_src(&cinfo, data, (unsigned long)len);
-    jpeg_read_header(&cinfo, TRUE);
-    cwi_configure_output(&cinfo, scale_num);
-    jpeg_calc_output_dimensions(&cinfo);
-    out->width = (int)cinfo.image_width;
-    out->height = (int)cinfo.image_height;
-    out->components = cinfo.num_components;
-    out->color_space = (int)cinfo.jpeg_color_space;
-    out->progressive = cinfo.progressive_mode ? 1 : 0;
-    out->adobe_marker = cinfo.saw_Adobe_marker ? 1 : 0;
-    out->output_width = (int)cinfo.output_width;
-    out->output_height = (int)cinfo.output_height;
-    out->hit_eof = mgr.saw_eof;
-    jpeg_destroy_decompress(&cinfo);
-    return 0;
+void cwi_jpeg_close(cwi_jpeg_decoder *decoder) {
+    if (decoder == NULL) return;
+    jpeg_destroy_decompress(&decoder->cinfo);
+    free(decoder);
 }
 
 /* Multiplicative CMYK→RGB in place. Adobe's writers store the inks inverted (0 = full ink). */
@@ -156,67 +159,74 @@ static int cwi_fully_refined(j_decompress_ptr cinfo) {
     return 1;
 }
 
-int cwi_jpeg_decode_into(const uint8_t *data, size_t len, int scale_num, int strict,
-                         size_t max_memory, uint8_t *dst,
-                         size_t stride, int expected_width, int expected_height,
+int cwi_jpeg_decode_into(cwi_jpeg_decoder *d, int scale_num, int strict, size_t max_memory,
+                         uint8_t *dst, size_t stride, int expected_width, int expected_height,
                          cwi_jpeg_decode_result *result, char *err, size_t errlen) {
-    struct jpeg_decompress_struct cinfo;
-    cwi_error_mgr mgr;
     JSAMPROW rows[CWI_ROWS_PER_CALL];
-    if (dst == NULL || result == NULL || !cwi_valid_input(data, len, scale_num, err, errlen)) return -1;
+    if (d == NULL || dst == NULL || result == NULL) {
+        cwi_copy_message("invalid decoder arguments", err, errlen);
+        return -1;
+    }
+    memset(result, 0, sizeof *result);
+    if (d->used) {
+        cwi_copy_message("the decoder was already used", err, errlen);
+        return -1;
+    }
+    d->used = 1;
+    if (scale_num < 1 || scale_num > 16) {
+        cwi_copy_message("the DCT scale must be 1...16 eighths", err, errlen);
+        return -1;
+    }
     if (expected_width <= 0 || expected_height <= 0 || stride / 4 < (size_t)expected_width) {
         cwi_copy_message("the destination buffer does not fit the image", err, errlen);
         return -1;
     }
-    memset(result, 0, sizeof *result);
-    memset(&cinfo, 0, sizeof cinfo);
-    cwi_init_error(&mgr, strict);
-    cinfo.err = &mgr.pub;
-    if (setjmp(mgr.jump)) {
-        cwi_copy_message(mgr.message, err, errlen);
-        result->num_warnings = (int)mgr.pub.num_warnings;
-        result->hit_eof = mgr.saw_eof;
-        result->truncated = mgr.truncated;
-        jpeg_destroy_decompress(&cinfo);
+    j_decompress_ptr cinfo = &d->cinfo;
+    cwi_error_mgr *mgr = &d->mgr;
+    mgr->strict = strict;
+    if (setjmp(mgr->jump)) {
+        cwi_copy_message(mgr->message, err, errlen);
+        result->num_warnings = (int)mgr->pub.num_warnings;
+        result->hit_eof = mgr->saw_eof;
+        result->truncated = mgr->truncated;
+        jpeg_abort_decompress(cinfo);
         return -1;
     }
-    jpeg_create_decompress(&cinfo);
     /* libjpeg-turbo's memory manager refuses (no backing store) whole-image arrays past this. */
-    cinfo.mem->max_memory_to_use = max_memory > (size_t)LONG_MAX ? LONG_MAX : (long)max_memory;
-    jpeg_mem_src(&cinfo, data, (unsigned long)len);
-    jpeg_read_header(&cinfo, TRUE);
-    cwi_configure_output(&cinfo, scale_num);
-    jpeg_calc_output_dimensions(&cinfo);
-    if ((int)cinfo.output_width != expected_width || (int)cinfo.output_height != expected_height) {
-        snprintf(mgr.message, sizeof mgr.message, "the JPEG header changed between reads");
-        longjmp(mgr.jump, 1);
+    cinfo->mem->max_memory_to_use = max_memory > (size_t)LONG_MAX ? LONG_MAX : (long)max_memory;
+    cwi_configure_output(cinfo, scale_num);
+    jpeg_calc_output_dimensions(cinfo);
+    if ((int)cinfo->output_width != expected_width || (int)cinfo->output_height != expected_height) {
+        snprintf(mgr->message, sizeof mgr->message, "the output size is not the expected %dx%d",
+                 expected_width, expected_height);
+        longjmp(mgr->jump, 1);
     }
-    int cmyk = cinfo.out_color_space == JCS_CMYK;
-    int inverted = cinfo.saw_Adobe_marker ? 1 : 0;
-    int single_scan = !jpeg_has_multiple_scans(&cinfo);
-    jpeg_start_decompress(&cinfo);
+    int cmyk = cinfo->out_color_space == JCS_CMYK;
+    int inverted = cinfo->saw_Adobe_marker ? 1 : 0;
+    int single_scan = !jpeg_has_multiple_scans(cinfo);
+    jpeg_start_decompress(cinfo);
     /* Progressive: start_decompress has read every scan. A cut between scans (or inside a table
      * segment between them) leaves no missing entropy bits, only unrefined coefficients. */
-    if (cinfo.progressive_mode && mgr.saw_eof && !cwi_fully_refined(&cinfo)) {
-        mgr.truncated = 1;
+    if (cinfo->progressive_mode && mgr->saw_eof && !cwi_fully_refined(cinfo)) {
+        mgr->truncated = 1;
         if (strict) {
-            snprintf(mgr.message, sizeof mgr.message, "the JPEG data is truncated (scans are missing)");
-            longjmp(mgr.jump, 1);
+            snprintf(mgr->message, sizeof mgr->message, "the JPEG data is truncated (scans are missing)");
+            longjmp(mgr->jump, 1);
         }
     }
-    if (cinfo.output_components != 4) {
-        snprintf(mgr.message, sizeof mgr.message, "unexpected output of %d components", cinfo.output_components);
-        longjmp(mgr.jump, 1);
+    if (cinfo->output_components != 4) {
+        snprintf(mgr->message, sizeof mgr->message, "unexpected output of %d components", cinfo->output_components);
+        longjmp(mgr->jump, 1);
     }
-    JDIMENSION height = cinfo.output_height;
+    JDIMENSION height = cinfo->output_height;
     JDIMENSION valid_rows = height;
-    while (cinfo.output_scanline < height) {
-        JDIMENSION first = cinfo.output_scanline;
+    while (cinfo->output_scanline < height) {
+        JDIMENSION first = cinfo->output_scanline;
         JDIMENSION want = height - first < CWI_ROWS_PER_CALL ? height - first : CWI_ROWS_PER_CALL;
         for (JDIMENSION i = 0; i < want; i++) rows[i] = dst + (size_t)(first + i) * stride;
-        JDIMENSION got = jpeg_read_scanlines(&cinfo, rows, want);
-        if (cmyk) cwi_cmyk_rows_to_rgba(rows[0], stride, cinfo.output_width, got, inverted);
-        if (got == 0 || (single_scan && mgr.truncated)) {
+        JDIMENSION got = jpeg_read_scanlines(cinfo, rows, want);
+        if (cmyk) cwi_cmyk_rows_to_rgba(rows[0], stride, cinfo->output_width, got, inverted);
+        if (got == 0 || (single_scan && mgr->truncated)) {
             /* Partial mode: the rows of this call were decoded from missing data. */
             valid_rows = first;
             break;
@@ -225,13 +235,13 @@ int cwi_jpeg_decode_into(const uint8_t *data, size_t len, int scale_num, int str
     if (valid_rows < height) {
         memset(dst + (size_t)valid_rows * stride, 0, (size_t)(height - valid_rows) * stride);
     }
-    result->num_warnings = (int)mgr.pub.num_warnings;
-    result->hit_eof = mgr.saw_eof;
-    result->truncated = mgr.truncated;
+    result->num_warnings = (int)mgr->pub.num_warnings;
+    result->hit_eof = mgr->saw_eof;
+    result->truncated = mgr->truncated;
     result->valid_rows = (int)valid_rows;
     /* No jpeg_finish_decompress: every pixel is out, and reading on to EOI would only make a
      * file that lacks its EOI marker look truncated. */
-    jpeg_destroy_decompress(&cinfo);
+    jpeg_abort_decompress(cinfo);
     return 0;
 }
 

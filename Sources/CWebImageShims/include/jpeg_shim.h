@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* What the header says, plus the output size for a DCT scale of scale_num/8. */
+/* What the header says. */
 typedef struct cwi_jpeg_header {
     int width;            /* as stored */
     int height;
@@ -14,8 +14,6 @@ typedef struct cwi_jpeg_header {
     int color_space;      /* libjpeg's J_COLOR_SPACE value of the source */
     int progressive;      /* 1 when the frame is progressive (SOF2) */
     int adobe_marker;     /* 1 when an Adobe APP14 marker was present */
-    int output_width;     /* size after DCT scaling by scale_num/8 */
-    int output_height;
     int hit_eof;          /* set also on failure: the data ran out before the header was complete */
 } cwi_jpeg_header;
 
@@ -23,26 +21,31 @@ typedef struct cwi_jpeg_header {
 typedef struct cwi_jpeg_decode_result {
     int num_warnings;     /* libjpeg warnings (corrupt-data notices) */
     int hit_eof;          /* 1 when the data ran out (libjpeg inserted a fake EOI) */
-    int truncated;        /* 1 when pixels were actually missing: entropy data ran out after EOF */
+    int truncated;        /* 1 when pixels are missing: entropy data ran out, or scans are missing */
     int valid_rows;       /* partial mode, single-scan images: rows fully decoded before the data ran out;
                              rows from here on are transparent. Equals the height otherwise. */
 } cwi_jpeg_decode_result;
 
-/* Reads the header (up to the first SOS) and computes the scaled output size.
- * scale_num is 1...16 (libjpeg-turbo reduces or enlarges by scale_num/8). */
-int cwi_jpeg_read_header(const uint8_t *data, size_t len, int scale_num,
-                         cwi_jpeg_header *out, char *err, size_t errlen);
+/* One decompression of one buffer; the buffer must outlive the decoder. */
+typedef struct cwi_jpeg_decoder cwi_jpeg_decoder;
 
-/* Decodes into caller memory as straight RGBA (gray, CMYK and YCCK converted).
- * `expected_width`/`expected_height` must equal the header's output size for scale_num (checked);
+/* Reads the header (up to the first SOS). Returns NULL on failure (header->hit_eof tells whether
+ * the data ran out). Release a non-NULL result with cwi_jpeg_close. */
+cwi_jpeg_decoder *cwi_jpeg_open(const uint8_t *data, size_t len, cwi_jpeg_header *header,
+                                char *err, size_t errlen);
+
+/* Decodes once, at scale_num/8 (1...16), into caller memory as straight RGBA (gray, CMYK and
+ * YCCK converted). `expected_width`/`expected_height` must equal libjpeg's output size (checked);
  * `dst` holds expected_height rows of `stride` bytes (stride >= 4 * expected_width).
  * max_memory caps libjpeg's whole-image buffers (a progressive image's coefficients), 0 = no cap.
- * strict = 1: fail with "truncated" as soon as entropy data runs out.
+ * strict = 1: fail with "truncated" as soon as the data proves incomplete.
  * strict = 0 (partial mode): decode what is there; for single-scan images the rows not received
  * are set to transparent black and decoding stops early. */
-int cwi_jpeg_decode_into(const uint8_t *data, size_t len, int scale_num, int strict,
-                         size_t max_memory, uint8_t *dst, size_t stride, int expected_width, int expected_height,
+int cwi_jpeg_decode_into(cwi_jpeg_decoder *decoder, int scale_num, int strict, size_t max_memory,
+                         uint8_t *dst, size_t stride, int expected_width, int expected_height,
                          cwi_jpeg_decode_result *result, char *err, size_t errlen);
+
+void cwi_jpeg_close(cwi_jpeg_decoder *decoder);
 
 /* Encodes `height` rows of RGBA (alpha ignored: composite first) at quality 1...100.
  * On success *out is a malloc'd buffer of *outlen bytes: release it with cwi_jpeg_free. */

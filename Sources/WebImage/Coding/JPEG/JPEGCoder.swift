@@ -23,9 +23,8 @@ public struct JPEGCoder: ProgressiveImageCoding {
     public func imageInfo(for data: Data) throws -> ImageInfo {
         try data.withUnsafeBytes { bytes in
             try Self.requireStartOfImage(bytes)
-            let header = try JPEGShim.readHeader(bytes)
+            let size = try JPEGShim.withDecoder(bytes) { $0.header.storedSize }
             let orientation = JPEGMarkers.layout(of: bytes, throughScans: false).orientation
-            let size = header.storedSize
             return ImageInfo(
                 format: .jpeg,
                 width: orientation.swapsDimensions ? size.height : size.width,

@@ -15,49 +15,33 @@ enum JPEGShim {
     /// Above libjpeg's JMSG_LENGTH_MAX (200).
     private static let messageCapacity = 256
 
-    static func readHeader(_ bytes: UnsafeRawBufferPointer) throws -> JPEGHeader {
+    /// Opens a decoder on `bytes` (which must outlive `body`), reads the header once, and
+    /// hands it to `body`; the decoder is closed afterwards.
+    static func withDecoder<R>(
+        _ bytes: UnsafeRawBufferPointer, _ body: (JPEGDecoderHandle) throws -> R
+    ) throws -> R {
         var header = cwi_jpeg_header()
+        var handle: OpaquePointer?
         let message = try withMessageBuffer { err, errlen in
-            cwi_jpeg_read_header(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, 8, &header, err, errlen)
+            handle = cwi_jpeg_open(
+                bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, &header, err, errlen)
+            return handle == nil ? -1 : 0
         }
-        if let message {
+        guard let handle else {
+            let reason = message ?? "unknown libjpeg error"
             // libjpeg reads the fake EOI its memory source inserts as data, so a cut header fails
             // with a confusing message (e.g. "Bogus Huffman table definition").
             if header.hit_eof != 0 {
-                throw WebImageError.badImageData("the JPEG data is truncated (it ends inside the header: \(message))")
+                throw WebImageError.badImageData("the JPEG data is truncated (it ends inside the header: \(reason))")
             }
-            throw WebImageError.badImageData("cannot read the JPEG header: \(message)")
+            throw WebImageError.badImageData("cannot read the JPEG header: \(reason)")
         }
-        return JPEGHeader(
+        defer { cwi_jpeg_close(handle) }
+        let parsed = JPEGHeader(
             storedSize: PixelSize(width: Int(header.width), height: Int(header.height)),
             components: Int(header.components), isProgressive: header.progressive != 0,
             hasAdobeMarker: header.adobe_marker != 0)
-    }
-
-    /// Decodes at `scaleNumerator`/8 into `buffer`, which holds `size` pixels of RGBA.
-    /// Strict mode throws when the data is truncated; partial mode reports how many rows are real.
-    static func decode(
-        _ bytes: UnsafeRawBufferPointer, scaleNumerator: Int, strict: Bool, maxMemory: Int,
-        into buffer: UnsafeMutableBufferPointer<UInt8>, size: PixelSize
-    ) throws -> cwi_jpeg_decode_result {
-        precondition(buffer.count >= size.pixelCount * 4, "destination too small")
-        var result = cwi_jpeg_decode_result()
-        let message = try withMessageBuffer { err, errlen in
-            cwi_jpeg_decode_into(
-                bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, Int32(scaleNumerator),
-                strict ? 1 : 0, maxMemory, buffer.baseAddress, size.width * 4, Int32(size.width), Int32(size.height),
-                &result, err, errlen)
-        }
-        if let message {
-            if result.truncated != 0 || result.hit_eof != 0 {
-                throw WebImageError.badImageData("the JPEG data is truncated (\(message))")
-            }
-            throw WebImageError.badImageData("cannot decode the JPEG: \(message)")
-        }
-        if strict, result.valid_rows < Int32(size.height) {
-            throw WebImageError.badImageData("the JPEG data is truncated (it ends inside the image data)")
-        }
-        return result
+        return try body(JPEGDecoderHandle(pointer: handle, header: parsed))
     }
 
     /// Encodes opaque RGBA (alpha is ignored) at libjpeg quality 1...100.
@@ -76,7 +60,7 @@ enum JPEGShim {
     }
 
     /// Runs `body` with a message buffer; returns the message when `body` returned non-zero.
-    private static func withMessageBuffer(
+    static func withMessageBuffer(
         _ body: (UnsafeMutablePointer<CChar>, Int) throws -> Int32
     ) throws -> String? {
         var buffer = [CChar](repeating: 0, count: messageCapacity)
@@ -84,5 +68,37 @@ enum JPEGShim {
         guard status != 0 else { return nil }
         let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
         return bytes.isEmpty ? "unknown libjpeg error" : String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// An open libjpeg decompression with its header read; valid inside ``JPEGShim/withDecoder(_:_:)``.
+struct JPEGDecoderHandle {
+    let pointer: OpaquePointer
+    let header: JPEGHeader
+
+    /// Decodes at `scaleNumerator`/8 into `buffer`, which holds `size` pixels of RGBA. Once only.
+    /// Strict mode throws when the data is truncated; partial mode reports how many rows are real.
+    /// `maxMemory` caps libjpeg's whole-image buffers.
+    func decode(
+        scaleNumerator: Int, strict: Bool, maxMemory: Int,
+        into buffer: UnsafeMutableBufferPointer<UInt8>, size: PixelSize
+    ) throws -> cwi_jpeg_decode_result {
+        precondition(buffer.count >= size.pixelCount * 4, "destination too small")
+        var result = cwi_jpeg_decode_result()
+        let message = try JPEGShim.withMessageBuffer { err, errlen in
+            cwi_jpeg_decode_into(
+                pointer, Int32(scaleNumerator), strict ? 1 : 0, maxMemory, buffer.baseAddress,
+                size.width * 4, Int32(size.width), Int32(size.height), &result, err, errlen)
+        }
+        if let message {
+            if result.truncated != 0 || result.hit_eof != 0 {
+                throw WebImageError.badImageData("the JPEG data is truncated (\(message))")
+            }
+            throw WebImageError.badImageData("cannot decode the JPEG: \(message)")
+        }
+        if strict, result.valid_rows < Int32(size.height) {
+            throw WebImageError.badImageData("the JPEG data is truncated (it ends inside the image data)")
+        }
+        return result
     }
 }
