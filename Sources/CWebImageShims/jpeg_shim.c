@@ -316,8 +316,12 @@ int cwi_jpeg_encode_rgba(const uint8_t *rgba, int width, int height, size_t stri
         jpeg_write_scanlines(&cinfo, rows, want);
     }
     jpeg_finish_compress(&cinfo);
-    *out = dest.buffer;
-    *outlen = (unsigned long)(dest.capacity - dest.pub.free_in_buffer);
+    size_t used = dest.capacity - dest.pub.free_in_buffer;
+    /* Give back the slack of the last doubling (usually shrinks in place), so that a caller can
+     * keep the buffer without copying it. */
+    uint8_t *fitted = used > 0 ? (uint8_t *)realloc(dest.buffer, used) : NULL;
+    *out = fitted != NULL ? fitted : dest.buffer;
+    *outlen = (unsigned long)used;
     dest.buffer = NULL;
     jpeg_destroy_compress(&cinfo);
     return 0;

@@ -52,6 +52,17 @@ struct JPEGEncodingTests {
         #expect(isClose(white.mean(x: 6, y: 8), .white, tolerance: 8))
     }
 
+    @Test(arguments: [(1, 1), (3, 1), (64, 40), (33, 65)])
+    func opacityCheckFindsAnyTransparentPixel(width: Int, height: Int) {
+        let opaque = ImageBitmap(width: width, height: height, fill: .white)
+        #expect(opaque.isOpaque)
+        for (x, y) in [(0, 0), (width - 1, height - 1), (width / 2, height / 2)] {
+            var bitmap = opaque
+            bitmap[x, y] = RGBA8(r: 255, g: 255, b: 255, a: 254)
+            #expect(!bitmap.isOpaque, "pixel \(x),\(y)")
+        }
+    }
+
     @Test func maxPixelSizeScalesDownKeepingTheAspectRatio() throws {
         let image = try JPEGFixture.decode("progressive.jpg")
         let data = try Self.encode(image) { $0.maxPixelSize = PixelSize(width: 100, height: 100) }

@@ -58,7 +58,8 @@ extension JPEGCoder {
                 bitmap.size, fitting: options.maxPixelSize, preserveAspectRatio: true, shouldScaleUp: false)
             if fitted != bitmap.size { bitmap = try bitmap.resampled(to: fitted) }
         }
-        if bitmap.containsTransparency {
+        // A decoded JPEG (hasAlpha false) needs no scan of its 4 bytes a pixel.
+        if image.hasAlpha && !bitmap.isOpaque {
             bitmap = bitmap.composited(onto: options.backgroundColor)
         }
         return bitmap
@@ -66,6 +67,27 @@ extension JPEGCoder {
 }
 
 extension ImageBitmap {
+    /// Whether every alpha byte is 255; reads two pixels per 64-bit word.
+    var isOpaque: Bool {
+        pixels.withUnsafeBytes { raw in
+            // The alpha bytes (offsets 3 and 7) of two pixels, whatever the byte order.
+            let mask = UInt64(littleEndian: 0xFF00_0000_FF00_0000)
+            let words = raw.count / 8
+            var combined = mask
+            for index in 0..<words {
+                combined &= raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)
+                if index & 1023 == 1023 && combined != mask { return false }
+            }
+            guard combined == mask else { return false }
+            var i = words * 8 + 3
+            while i < raw.count {
+                if raw[i] != 255 { return false }
+                i += 4
+            }
+            return true
+        }
+    }
+
     /// Straight-alpha "over" onto an opaque colour (its alpha is ignored).
     func composited(onto background: RGBA8) -> ImageBitmap {
         let bg = (UInt32(background.r), UInt32(background.g), UInt32(background.b))

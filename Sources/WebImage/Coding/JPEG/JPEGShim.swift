@@ -53,10 +53,13 @@ enum JPEGShim {
                 rgba.baseAddress, Int32(size.width), Int32(size.height), size.width * 4, Int32(quality),
                 &output, &length, err, errlen)
         }
-        defer { cwi_jpeg_free(output) }
-        if let message { throw WebImageError.encodingFailed("libjpeg: \(message)") }
+        if let message {
+            cwi_jpeg_free(output)
+            throw WebImageError.encodingFailed("libjpeg: \(message)")
+        }
         guard let output else { throw WebImageError.encodingFailed("libjpeg produced no output") }
-        return Data(bytes: output, count: Int(length))
+        // The shim's buffer is malloc'd and exactly `length` bytes: Data takes it over, no copy.
+        return Data(bytesNoCopy: output, count: Int(length), deallocator: .free)
     }
 
     /// Runs `body` with a message buffer; returns the message when `body` returned non-zero.
