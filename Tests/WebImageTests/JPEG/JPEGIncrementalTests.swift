@@ -47,6 +47,34 @@ struct JPEGIncrementalTests {
         #expect(!final.isIncremental && !final.hasAlpha && !final.bitmap.containsTransparency)
     }
 
+    @Test(arguments: [0.2, 0.45, 0.8])
+    func partialBaselineRowsAreOpaqueAboveAndClearBelowOneBoundary(fraction: Double) throws {
+        let data = try JPEGFixture.data("photo_800x600.jpg")
+        let decoder = JPEGCoder().makeIncrementalDecoder(options: .init())
+        decoder.update(data.prefix(Int(Double(data.count) * fraction)), isFinal: false)
+        let bitmap = try #require(try decoder.currentImage()).bitmap
+        let rowAlphas = (0..<bitmap.height).map { y in Set((0..<bitmap.width).map { bitmap[$0, y].a }) }
+        let boundary = try #require(rowAlphas.firstIndex(of: [0]))
+        #expect(boundary > 0)
+        #expect(rowAlphas[..<boundary].allSatisfy { $0 == [255] })
+        #expect(rowAlphas[boundary...].allSatisfy { $0 == [0] })
+        // The rows shown were decoded from complete data: they equal the finished image's rows.
+        let full = try JPEGCoder().decode(data, options: .init()).bitmap
+        let shownBytes = boundary * bitmap.bytesPerRow
+        #expect(bitmap.pixels[..<shownBytes] == full.pixels[..<shownBytes])
+    }
+
+    @Test func aFailedFinalDecodeIsRememberedNotRepeated() throws {
+        let data = try JPEGFixture.data("baseline.jpg")
+        let decoder = JPEGCoder().makeIncrementalDecoder(options: .init())
+        decoder.update(data.prefix(data.count - 100), isFinal: true)
+        let first = webImageError { _ = try decoder.currentImage() }
+        #expect(first?.isBadImageData == true)
+        #expect(webImageError { _ = try decoder.currentImage() } == first)
+        decoder.update(data, isFinal: true)
+        #expect(try decoder.currentImage()?.isIncremental == false)
+    }
+
     @Test func aHeaderSplitAcrossUpdatesWaitsForTheRest() throws {
         let data = try JPEGFixture.data("baseline.jpg")
         let decoder = JPEGCoder().makeIncrementalDecoder(options: .init())

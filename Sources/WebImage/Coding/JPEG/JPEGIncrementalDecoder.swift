@@ -9,10 +9,11 @@ final class JPEGIncrementalDecoder: IncrementalImageDecoding {
     private let options: ImageDecodeOptions
     private var data = Data()
     private var isFinal = false
-    /// How many leading bytes `image` was decoded from (-1: none yet).
-    private var decodedLength = -1
-    private var decodedFinal = false
+    /// The bytes the last decode was attempted on, and whether they were final.
+    private var attempt: (length: Int, isFinal: Bool)?
+    /// The last image decoded, and the error from the final data if it failed.
     private var image: Image?
+    private var finalError: WebImageError?
 
     init(options: ImageDecodeOptions) {
         self.options = options
@@ -25,11 +26,16 @@ final class JPEGIncrementalDecoder: IncrementalImageDecoding {
 
     func currentImage() throws -> Image? {
         if isFinal {
-            if !decodedFinal || decodedLength != data.count {
-                image = try JPEGCoder().decode(data, options: options)
-                decodedLength = data.count
-                decodedFinal = true
+            if attempt?.length != data.count || attempt?.isFinal != true {
+                attempt = (data.count, true)
+                do {
+                    image = try JPEGCoder().decode(data, options: options)
+                    finalError = nil
+                } catch let error as WebImageError {
+                    finalError = error
+                }
             }
+            if let finalError { throw finalError }
             return image
         }
         let snapshot = data
@@ -46,12 +52,12 @@ final class JPEGIncrementalDecoder: IncrementalImageDecoding {
             } else {
                 usable = bytes.count
             }
-            guard usable != decodedLength else { return image }
+            guard attempt?.length != usable || attempt?.isFinal == true else { return image }
+            attempt = (usable, false)
             let prefix = UnsafeRawBufferPointer(rebasing: bytes[..<usable])
             do {
                 if let partial = try JPEGCoder.decode(prefix, options: options, partial: true) {
                     image = partial
-                    decodedLength = usable
                 }
             } catch let error as WebImageError {
                 // A limit violation will not go away with more data; anything else may be a

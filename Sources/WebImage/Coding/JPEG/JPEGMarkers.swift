@@ -18,7 +18,7 @@ struct JPEGMarkerLayout: Equatable {
 enum JPEGMarkers {
     /// Walks the segments of `bytes`. With `throughScans` false it stops at the first SOS
     /// (enough for the orientation); otherwise it also skips entropy data to count complete scans.
-    /// Stops quietly at the first thing it cannot parse or at the end of the data.
+    /// Stops quietly at a segment that runs past the end of the data, or at the end.
     static func layout(of bytes: UnsafeRawBufferPointer, throughScans: Bool) -> JPEGMarkerLayout {
         var layout = JPEGMarkerLayout()
         var sawOrientation = false
@@ -26,7 +26,10 @@ enum JPEGMarkers {
         guard count >= 2, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return layout }
         var i = 2
         while i < count {
-            guard bytes[i] == 0xFF else { return layout }
+            guard bytes[i] == 0xFF else {
+                i += 1  // stray bytes between segments: libjpeg skips them too (with a warning)
+                continue
+            }
             var j = i + 1
             while j < count, bytes[j] == 0xFF { j += 1 }
             guard j < count else { return layout }
