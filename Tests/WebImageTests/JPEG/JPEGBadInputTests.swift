@@ -84,7 +84,8 @@ struct JPEGBadInputTests {
             try data.withUnsafeBytes { bytes in
                 try JPEGShim.withDecoder(bytes) { decoder in
                     try pixels.withUnsafeMutableBufferPointer { buffer in
-                        _ = try decoder.decode(scaleNumerator: 8, strict: true, maxMemory: 50_000, into: buffer, size: size)
+                        _ = try decoder.decode(
+                            scaleNumerator: 8, strict: true, maxMemory: 50_000, into: buffer, size: size)
                     }
                 }
             }
@@ -106,7 +107,8 @@ struct JPEGBadInputTests {
             let cut = data.prefix(Int(Double(data.count) * fraction))
             let error = webImageError { _ = try JPEGCoder().decode(cut, options: .init()) }
             #expect(error?.isBadImageData == true, "\(name) at \(fraction): \(String(describing: error))")
-            #expect(error?.message.contains("truncated") == true, "\(name) at \(fraction): \(String(describing: error))")
+            #expect(
+                error?.message.contains("truncated") == true, "\(name) at \(fraction): \(String(describing: error))")
         }
     }
 

@@ -26,7 +26,9 @@ struct JPEGEncodingTests {
 
     @Test func higherQualityMeansLargerFiles() throws {
         let image = try JPEGFixture.decode("progressive.jpg")
-        let sizes = try [0.1, 0.5, 0.9, 1.0].map { quality in try Self.encode(image) { $0.compressionQuality = quality }.count }
+        let sizes = try [0.1, 0.5, 0.9, 1.0].map { quality in
+            try Self.encode(image) { $0.compressionQuality = quality }.count
+        }
         #expect(sizes == sizes.sorted() && Set(sizes).count == sizes.count, "\(sizes)")
     }
 
@@ -106,9 +108,13 @@ struct JPEGEncodingTests {
 
     @Test func otherFormatsAndOversizedImagesAreRefused() throws {
         let image = Image(bitmap: ImageBitmap(width: 4, height: 4, fill: .white))
-        #expect(webImageError { _ = try JPEGCoder().encode(image, as: .png, options: .init()) } == .unsupportedFormat(.png))
+        #expect(
+            webImageError { _ = try JPEGCoder().encode(image, as: .png, options: .init()) } == .unsupportedFormat(.png))
         let wide = Image(bitmap: ImageBitmap(width: 65_501, height: 1, fill: .white))
         let error = webImageError { _ = try Self.encode(wide) }
-        if case .encodingFailed = error {} else { Issue.record("expected encodingFailed, got \(String(describing: error))") }
+        if case .encodingFailed = error {
+        } else {
+            Issue.record("expected encodingFailed, got \(String(describing: error))")
+        }
     }
 }

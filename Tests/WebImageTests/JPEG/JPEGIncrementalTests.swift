@@ -136,7 +136,9 @@ struct JPEGIncrementalTests {
     @Test func aHugeHeaderThrowsImmediately() {
         let decoder = JPEGCoder().makeIncrementalDecoder(options: .init())
         decoder.update(JPEGBadInputTests.handcrafted(width: 65000, height: 65000), isFinal: false)
-        #expect(webImageError { _ = try decoder.currentImage() } == .imageTooLarge(width: 65000, height: 65000, limit: 100_000_000))
+        #expect(
+            webImageError { _ = try decoder.currentImage() }
+                == .imageTooLarge(width: 65000, height: 65000, limit: 100_000_000))
     }
 
     @Test func thumbnailsApplyToPartialImages() throws {

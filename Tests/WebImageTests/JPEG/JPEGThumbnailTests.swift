@@ -11,11 +11,14 @@ struct JPEGThumbnailTests {
         #expect(JPEGCoder.dctScaleNumerator(stored: stored, target: PixelSize(width: 101, height: 75)) == 2)
         #expect(JPEGCoder.dctScaleNumerator(stored: stored, target: PixelSize(width: 200, height: 150)) == 2)
         #expect(JPEGCoder.dctScaleNumerator(stored: stored, target: PixelSize(width: 701, height: 20)) == 8)
-        #expect(JPEGCoder.scaledSize(PixelSize(width: 801, height: 601), numerator: 1) == PixelSize(width: 101, height: 76))
+        #expect(
+            JPEGCoder.scaledSize(PixelSize(width: 801, height: 601), numerator: 1) == PixelSize(width: 101, height: 76))
     }
 
     @Test func thumbnailFitsTheBoxKeepingTheAspectRatio() throws {
-        let image = try JPEGFixture.decode("photo_800x600.jpg") { $0.thumbnailPixelSize = PixelSize(width: 200, height: 200) }
+        let image = try JPEGFixture.decode("photo_800x600.jpg") {
+            $0.thumbnailPixelSize = PixelSize(width: 200, height: 200)
+        }
         #expect(image.bitmap.size == PixelSize(width: 200, height: 150))
         #expect(image.isThumbnail)
         let colours = image.bitmap.quadrantColours
@@ -25,7 +28,9 @@ struct JPEGThumbnailTests {
 
     @Test func anOddThumbnailSizeIsResampledExactly() throws {
         // SDWebImage's rule: 800×600 into 150×150 → 150 × ceil(150 / (4/3)) = 150×113.
-        let image = try JPEGFixture.decode("photo_800x600.jpg") { $0.thumbnailPixelSize = PixelSize(width: 150, height: 150) }
+        let image = try JPEGFixture.decode("photo_800x600.jpg") {
+            $0.thumbnailPixelSize = PixelSize(width: 150, height: 150)
+        }
         #expect(image.bitmap.size == PixelSize(width: 150, height: 113))
     }
 
@@ -39,7 +44,9 @@ struct JPEGThumbnailTests {
     }
 
     @Test func aBoxLargerThanTheImageDecodesFullSize() throws {
-        let image = try JPEGFixture.decode("photo_800x600.jpg") { $0.thumbnailPixelSize = PixelSize(width: 2000, height: 2000) }
+        let image = try JPEGFixture.decode("photo_800x600.jpg") {
+            $0.thumbnailPixelSize = PixelSize(width: 2000, height: 2000)
+        }
         #expect(image.bitmap.size == PixelSize(width: 800, height: 600))
         #expect(!image.isThumbnail)
     }
@@ -54,7 +61,9 @@ struct JPEGThumbnailTests {
 
     @Test func thumbnailBoxAppliesToTheUprightImage() throws {
         // Stored 32×64, shown 64×32: a 32×32 box gives 32×16 upright.
-        let image = try JPEGFixture.decode("orientation_6.jpg") { $0.thumbnailPixelSize = PixelSize(width: 32, height: 32) }
+        let image = try JPEGFixture.decode("orientation_6.jpg") {
+            $0.thumbnailPixelSize = PixelSize(width: 32, height: 32)
+        }
         #expect(image.bitmap.size == PixelSize(width: 32, height: 16))
         #expect(image.orientation == .up && image.isThumbnail)
         #expect(areClose(image.bitmap.quadrantColours, JPEGFixture.quadrants, tolerance: 24))

@@ -107,7 +107,8 @@ enum EXIFOrientation {
         }
         func u16(_ offset: Int) -> Int? {
             guard offset >= 0, offset <= tiff.count - 2 else { return nil }
-            let a = Int(tiff[offset]), b = Int(tiff[offset + 1])
+            let a = Int(tiff[offset])
+            let b = Int(tiff[offset + 1])
             return littleEndian ? a | b << 8 : a << 8 | b
         }
         func u32(_ offset: Int) -> Int? {
