@@ -32,6 +32,21 @@ struct JPEGIncrementalTests {
         #expect(final.bitmap == (try JPEGCoder().decode(data, options: .init())).bitmap)
     }
 
+    @Test func progressivePartialsRefineTowardsTheFinalImage() throws {
+        let data = try JPEGFixture.data("progressive.jpg")
+        let images = try Self.feed(data, steps: 8)
+        let partials = images.dropLast().compactMap { $0 }
+        let final = try #require(images.last ?? nil).bitmap
+        func distance(_ a: ImageBitmap) -> Double {
+            Double(zip(a.pixels, final.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(a.pixels.count)
+        }
+        let distances = partials.map { distance($0.bitmap) }
+        // Several distinct refinements, never getting worse, the first rougher than the last.
+        #expect(Set(distances).count >= 3, "\(distances)")
+        #expect(zip(distances, distances.dropFirst()).allSatisfy { $0 >= $1 }, "\(distances)")
+        #expect(distances.first! > distances.last!, "\(distances)")
+    }
+
     @Test func baselineShowsReceivedRowsAndLeavesTheRestTransparent() throws {
         let data = try JPEGFixture.data("photo_800x600.jpg")
         let decoder = JPEGCoder().makeIncrementalDecoder(options: .init())
