@@ -17,7 +17,7 @@ typedef struct cwi_error_mgr {
     char message[JMSG_LENGTH_MAX];
     int strict;    /* longjmp out as soon as the data proves truncated */
     int saw_eof;   /* the source ran out and libjpeg inserted a fake EOI */
-    int truncated; /* after that, the entropy decoder needed bits that were not there */
+    int truncated; /* pixels are missing: entropy bits needed after EOF, or unrefined scans */
 } cwi_error_mgr;
 
 static void cwi_copy_message(const char *message, char *err, size_t errlen) {
@@ -270,60 +270,68 @@ static boolean cwi_empty_output_buffer(j_compress_ptr cinfo) {
 
 static void cwi_term_destination(j_compress_ptr cinfo) { (void)cinfo; }
 
-int cwi_jpeg_encode_rgba(const uint8_t *rgba, int width, int height, size_t stride, int quality,
-                         uint8_t **out, unsigned long *outlen, char *err, size_t errlen) {
+/* Everything the encoder's error path reads lives on the heap, not in locals across setjmp. */
+typedef struct cwi_jpeg_encoder {
     struct jpeg_compress_struct cinfo;
     cwi_error_mgr mgr;
     cwi_destination dest;
+} cwi_jpeg_encoder;
+
+int cwi_jpeg_encode_rgba(const uint8_t *rgba, int width, int height, size_t stride, int quality,
+                         uint8_t **out, unsigned long *outlen, char *err, size_t errlen) {
     JSAMPROW rows[CWI_ROWS_PER_CALL];
     if (rgba == NULL || out == NULL || outlen == NULL || width <= 0 || height <= 0 ||
         stride / 4 < (size_t)width) {
         cwi_copy_message("invalid encoder arguments", err, errlen);
         return -1;
     }
-    memset(&cinfo, 0, sizeof cinfo);
-    memset(&dest, 0, sizeof dest);
-    cwi_init_error(&mgr, 0);
-    cinfo.err = &mgr.pub;
-    if (setjmp(mgr.jump)) {
-        cwi_copy_message(mgr.message, err, errlen);
-        jpeg_destroy_compress(&cinfo);
-        free(dest.buffer);
+    cwi_jpeg_encoder *e = (cwi_jpeg_encoder *)calloc(1, sizeof *e);
+    if (e == NULL) {
+        cwi_copy_message("out of memory", err, errlen);
         return -1;
     }
-    jpeg_create_compress(&cinfo);
-    dest.capacity = 65536;
-    dest.buffer = (uint8_t *)malloc(dest.capacity);
-    if (dest.buffer == NULL) ERREXIT1(&cinfo, JERR_OUT_OF_MEMORY, 11);
-    dest.pub.init_destination = cwi_init_destination;
-    dest.pub.empty_output_buffer = cwi_empty_output_buffer;
-    dest.pub.term_destination = cwi_term_destination;
-    dest.pub.next_output_byte = dest.buffer;
-    dest.pub.free_in_buffer = dest.capacity;
-    cinfo.dest = &dest.pub;
-    cinfo.image_width = (JDIMENSION)width;
-    cinfo.image_height = (JDIMENSION)height;
-    cinfo.input_components = 4;
-    cinfo.in_color_space = JCS_EXT_RGBA;
-    jpeg_set_defaults(&cinfo);
-    jpeg_set_quality(&cinfo, quality < 1 ? 1 : (quality > 100 ? 100 : quality), TRUE);
-    jpeg_start_compress(&cinfo, TRUE);
-    while (cinfo.next_scanline < cinfo.image_height) {
-        JDIMENSION first = cinfo.next_scanline;
-        JDIMENSION left = cinfo.image_height - first;
+    cwi_init_error(&e->mgr, 0);
+    e->cinfo.err = &e->mgr.pub;
+    if (setjmp(e->mgr.jump)) {
+        cwi_copy_message(e->mgr.message, err, errlen);
+        jpeg_destroy_compress(&e->cinfo);
+        free(e->dest.buffer);
+        free(e);
+        return -1;
+    }
+    jpeg_create_compress(&e->cinfo);
+    e->dest.capacity = 65536;
+    e->dest.buffer = (uint8_t *)malloc(e->dest.capacity);
+    if (e->dest.buffer == NULL) ERREXIT1(&e->cinfo, JERR_OUT_OF_MEMORY, 11);
+    e->dest.pub.init_destination = cwi_init_destination;
+    e->dest.pub.empty_output_buffer = cwi_empty_output_buffer;
+    e->dest.pub.term_destination = cwi_term_destination;
+    e->dest.pub.next_output_byte = e->dest.buffer;
+    e->dest.pub.free_in_buffer = e->dest.capacity;
+    e->cinfo.dest = &e->dest.pub;
+    e->cinfo.image_width = (JDIMENSION)width;
+    e->cinfo.image_height = (JDIMENSION)height;
+    e->cinfo.input_components = 4;
+    e->cinfo.in_color_space = JCS_EXT_RGBA;
+    jpeg_set_defaults(&e->cinfo);
+    jpeg_set_quality(&e->cinfo, quality < 1 ? 1 : (quality > 100 ? 100 : quality), TRUE);
+    jpeg_start_compress(&e->cinfo, TRUE);
+    while (e->cinfo.next_scanline < e->cinfo.image_height) {
+        JDIMENSION first = e->cinfo.next_scanline;
+        JDIMENSION left = e->cinfo.image_height - first;
         JDIMENSION want = left < CWI_ROWS_PER_CALL ? left : CWI_ROWS_PER_CALL;
         for (JDIMENSION i = 0; i < want; i++) rows[i] = (JSAMPROW)(rgba + (size_t)(first + i) * stride);
-        jpeg_write_scanlines(&cinfo, rows, want);
+        jpeg_write_scanlines(&e->cinfo, rows, want);
     }
-    jpeg_finish_compress(&cinfo);
-    size_t used = dest.capacity - dest.pub.free_in_buffer;
+    jpeg_finish_compress(&e->cinfo);
+    size_t used = e->dest.capacity - e->dest.pub.free_in_buffer;
     /* Give back the slack of the last doubling (usually shrinks in place), so that a caller can
      * keep the buffer without copying it. */
-    uint8_t *fitted = used > 0 ? (uint8_t *)realloc(dest.buffer, used) : NULL;
-    *out = fitted != NULL ? fitted : dest.buffer;
+    uint8_t *fitted = used > 0 ? (uint8_t *)realloc(e->dest.buffer, used) : NULL;
+    *out = fitted != NULL ? fitted : e->dest.buffer;
     *outlen = (unsigned long)used;
-    dest.buffer = NULL;
-    jpeg_destroy_compress(&cinfo);
+    jpeg_destroy_compress(&e->cinfo);
+    free(e);
     return 0;
 }
 
