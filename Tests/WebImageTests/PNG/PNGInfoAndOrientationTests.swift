@@ -56,20 +56,20 @@ struct PNGInfoAndOrientationTests {
         #expect(image.orientedSize == PixelSize(width: 2, height: 3))
     }
 
-    @Test("EXIF parsing: a bad byte order, a short IFD or an out-of-range value give no orientation")
+    @Test("EXIF parsing: a bad byte order, a short IFD give no orientation; an out-of-range value reads as up")
     func exifParsingIsDefensive() {
-        #expect(PNGExifOrientation.orientation(fromTIFF: []) == nil)
-        #expect(PNGExifOrientation.orientation(fromTIFF: Array("XX\0*\0\0\0\u{8}".utf8)) == nil)
+        #expect(EXIFOrientation.read(fromExifBlock: []) == nil)
+        #expect(EXIFOrientation.read(fromExifBlock: Array("XX\0*\0\0\0\u{8}".utf8)) == nil)
         // IFD offset past the end.
-        #expect(PNGExifOrientation.orientation(fromTIFF: [0x4D, 0x4D, 0, 42, 0xFF, 0xFF, 0xFF, 0xF0]) == nil)
+        #expect(EXIFOrientation.read(fromExifBlock: [0x4D, 0x4D, 0, 42, 0xFF, 0xFF, 0xFF, 0xF0]) == nil)
         // One entry declared, none present.
-        #expect(PNGExifOrientation.orientation(fromTIFF: [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1]) == nil)
-        // Orientation 9 is not an EXIF orientation.
+        #expect(EXIFOrientation.read(fromExifBlock: [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1]) == nil)
+        // Orientation 9 is not an EXIF orientation: read as upright, as decoders do.
         let nine: [UInt8] = [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 9, 0, 0]
-        #expect(PNGExifOrientation.orientation(fromTIFF: nine) == nil)
+        #expect(EXIFOrientation.read(fromExifBlock: nine) == .up)
         // The same entry with value 3, behind a stray "Exif\0\0" prefix.
         let three = Array("Exif".utf8) + [0, 0] + nine.prefix(19) + [3, 0, 0]
-        #expect(PNGExifOrientation.orientation(fromTIFF: three) == .down)
+        #expect(EXIFOrientation.read(fromExifBlock: three) == .down)
     }
 
     @Test("the IHDR peek's CRC-32 matches PNG's (IEND's CRC is AE426082)")

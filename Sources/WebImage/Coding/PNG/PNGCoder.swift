@@ -94,7 +94,7 @@ public struct PNGCoder: ImageCoding {
                     "PNG: \(scan.idatByteCount) bytes of image data cannot hold \(header.width)x\(header.height) pixels (truncated or corrupt)"
                 )
             }
-            let orientation = scan.exif.flatMap(PNGExifOrientation.orientation(fromTIFF:)) ?? .up
+            let orientation = scan.exif.flatMap(EXIFOrientation.read(fromExifBlock:)) ?? .up
             return try body(reader, header, orientation)
         }
     }
