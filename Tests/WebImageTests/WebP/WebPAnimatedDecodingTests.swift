@@ -83,7 +83,9 @@ struct WebPAnimatedDecodingTests {
         #expect(try animation.frame(at: 3).bitmap[0, 0] == WebPTestSupport.animatedColours[3])
         #expect(animation.duration(at: 1) == 0.2)
         options.maxAnimationByteCount = 5 * 40 * 30 * 4
-        #expect(try coder.decode(try Fixtures.data("webp/animated.webp"), options: options).animation?.isFullyDecoded == true)
+        #expect(
+            try coder.decode(try Fixtures.data("webp/animated.webp"), options: options).animation?.isFullyDecoded
+                == true)
     }
 
     @Test func providerServesFramesAndRejectsBadIndices() throws {

@@ -51,7 +51,9 @@ struct WebPBadInputTests {
         let data = try Fixtures.data("webp/\(name)")
         let cuts = Set([12, 20, 30, data.count / 4, data.count / 2, data.count * 3 / 4, data.count - 1])
         for cut in cuts.sorted() where cut < data.count {
-            expectBadImageData("\(name) cut at \(cut)") { try coder.decode(data.prefix(cut), options: ImageDecodeOptions()) }
+            expectBadImageData("\(name) cut at \(cut)") {
+                try coder.decode(data.prefix(cut), options: ImageDecodeOptions())
+            }
         }
     }
 

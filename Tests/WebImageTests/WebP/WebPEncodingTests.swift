@@ -50,11 +50,13 @@ struct WebPEncodingTests {
     @Test func losslessNoisyRoundTripIsBitExact() throws {
         let photo = try coder.decode(try Fixtures.data("webp/photo.webp"), options: ImageDecodeOptions())
         var bitmap = photo.bitmap
-        for y in 0..<bitmap.height { for x in 0..<bitmap.width where (x * 7 + y * 3) % 5 == 0 {
-            var pixel = bitmap[x, y]
-            pixel.a = UInt8((x * 31 + y) % 256)
-            bitmap[x, y] = pixel
-        } }
+        for y in 0..<bitmap.height {
+            for x in 0..<bitmap.width where (x * 7 + y * 3) % 5 == 0 {
+                var pixel = bitmap[x, y]
+                pixel.a = UInt8((x * 31 + y) % 256)
+                bitmap[x, y] = pixel
+            }
+        }
         var options = ImageEncodeOptions()
         options.lossless = true
         let data = try coder.encode(Image(bitmap: bitmap), as: .webp, options: options)
@@ -75,7 +77,8 @@ struct WebPEncodingTests {
         let bitmap = WebPTestSupport.quadrants(width: 64, height: 48, colours)
         var options = ImageEncodeOptions()
         options.maxPixelSize = PixelSize(width: 32, height: 32)
-        let decoded = try coder.decode(try coder.encode(Image(bitmap: bitmap), as: .webp, options: options), options: .init())
+        let decoded = try coder.decode(
+            try coder.encode(Image(bitmap: bitmap), as: .webp, options: options), options: .init())
         #expect(decoded.width == 32 && decoded.height == 24)
         #expect(WebPTestSupport.isClose(decoded.bitmap[4, 3], colours[0], tolerance: 16))
     }

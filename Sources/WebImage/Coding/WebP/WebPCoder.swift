@@ -36,7 +36,8 @@ public struct WebPCoder: ProgressiveImageCoding, AnimatedImageCoding {
         try DecodeGeometry.checkPixelLimit(width: canvas.width, height: canvas.height, options: options)
         let hasAlpha = features.has_alpha != 0
         guard features.has_animation != 0 else {
-            let target = DecodeGeometry.targetSize(storedSize: canvas, orientation: .up, frameCount: 1, options: options)
+            let target = DecodeGeometry.targetSize(
+                storedSize: canvas, orientation: .up, frameCount: 1, options: options)
             let bitmap = try data.withUnsafeBytes { try Self.decodeStill($0, size: canvas, outputSize: target) }
             return Image(
                 bitmap: bitmap, scale: scale, format: .webp, hasAlpha: hasAlpha, isThumbnail: target != nil)
@@ -54,7 +55,9 @@ public struct WebPCoder: ProgressiveImageCoding, AnimatedImageCoding {
         -> any AnimatedImageProvider
     {
         let container = try data.withUnsafeBytes { raw in
-            try WebPContainer(bytes: raw) { try DecodeGeometry.checkPixelLimit(width: $0, height: $1, options: options) }
+            try WebPContainer(bytes: raw) {
+                try DecodeGeometry.checkPixelLimit(width: $0, height: $1, options: options)
+            }
         }
         let canvas = PixelSize(width: container.width, height: container.height)
         let target = DecodeGeometry.targetSize(

@@ -82,7 +82,8 @@ struct WebPContainer {
                 found.append(Self.frameDuration(milliseconds: Int(iterator.duration)))
                 // Encoders often leave the VP8X alpha flag off although a frame has alpha or
                 // leaves part of the (transparent) canvas uncovered.
-                let covers = iterator.x_offset == 0 && iterator.y_offset == 0
+                let covers =
+                    iterator.x_offset == 0 && iterator.y_offset == 0
                     && Int(iterator.width) == width && Int(iterator.height) == height
                 if iterator.has_alpha != 0 || !covers { hasAlpha = true }
             } while WebPDemuxNextFrame(&iterator) != 0
