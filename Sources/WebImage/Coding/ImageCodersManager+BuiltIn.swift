@@ -1,6 +1,6 @@
 extension ImageCodersManager {
     /// The coders WebImage ships, in the order they are tried.
     public static var builtInCoders: [any ImageCoding] {
-        []
+        [GIFCoder()]
     }
 }
