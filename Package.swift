@@ -8,7 +8,7 @@ let package = Package(
         .executable(name: "webimage", targets: ["webimage"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
     ],
     targets: [
         // One system library target per C library. The modulemap's `link` line is what links;

@@ -1,9 +1,50 @@
 import ArgumentParser
+import Foundation
+import WebImage
 
-@main
+/// `webimage`: the command-line face of the WebImage library.
 struct WebImageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webimage",
         abstract: "Fetch, cache, decode, inspect and convert images.",
-        subcommands: [])
+        subcommands: [InfoCommand.self, ConvertCommand.self])
+}
+
+/// Runs the command and turns every failure into one `error: <message>` line on standard error
+/// and a non-zero exit status, as the command-line contract requires.
+@main
+enum WebImageMain {
+    static func main() async {
+        do {
+            var command = try WebImageCommand.parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = WebImageCommand.exitCode(for: error)
+            if code == .success {
+                // --help and --version are not failures.
+                WebImageCommand.exit(withError: error)
+            }
+            let message: String
+            if let error = error as? WebImageError {
+                message = error.description
+            } else if let error = error as? CommandFailure {
+                message = error.message
+            } else {
+                message = WebImageCommand.message(for: error)
+            }
+            let oneLine = message.split(whereSeparator: \.isNewline).first.map(String.init) ?? "failed"
+            FileHandle.standardError.write(Data("error: \(oneLine)\n".utf8))
+            Foundation.exit(code == .success ? 1 : code.rawValue)
+        }
+    }
+}
+
+/// A failure with a message meant for the user.
+struct CommandFailure: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
 }

@@ -44,7 +44,8 @@ public enum DecodeGeometry {
     public static func targetSize(
         storedSize: PixelSize, orientation: ImageOrientation, frameCount: Int, options: ImageDecodeOptions
     ) -> PixelSize? {
-        let shown = orientation.swapsDimensions
+        let shown =
+            orientation.swapsDimensions
             ? PixelSize(width: storedSize.height, height: storedSize.width) : storedSize
         var box = options.thumbnailPixelSize
         var preserve = options.preserveAspectRatio

@@ -119,9 +119,10 @@ public enum ImageFormat: Int, Sendable, CaseIterable, Codable {
 
     /// The format a MIME type names (parameters such as `; charset=` are ignored), or ``undefined``.
     public init(mimeType: String) {
-        let bare = mimeType.split(separator: ";").first.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
-        } ?? ""
+        let bare =
+            mimeType.split(separator: ";").first.map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            } ?? ""
         if bare == "image/jpg" || bare == "image/pjpeg" {
             self = .jpeg
             return

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A separable resampling filter.
 public enum ResamplingFilter: Sendable {
     /// Area average: each output pixel is the mean of the input it covers.
@@ -28,8 +30,6 @@ public enum ResamplingFilter: Sendable {
         }
     }
 }
-
-import Foundation
 
 /// For each output coordinate: the first input index it reads and the normalised weights.
 struct ResamplingContributions {
@@ -105,7 +105,10 @@ extension ImageBitmap {
                         let srcRow = y * srcWidth * 4
                         let midRow = y * outWidth * 4
                         for x in 0..<outWidth {
-                            var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
+                            var r: Float = 0
+                            var g: Float = 0
+                            var b: Float = 0
+                            var a: Float = 0
                             let start = horizontal.starts[x]
                             let wBase = x * horizontal.maxCount
                             for k in 0..<horizontal.counts[x] {
@@ -147,8 +150,9 @@ extension ImageBitmap {
                         let dstRow = y * outWidth * 4
                         for x in 0..<outWidth {
                             let o = x * 4
-                            let alpha = min(max(acc[o + 3], 0), 255 * 255)
-                            let a8 = (alpha / 255).rounded()
+                            // Alpha accumulates on 0...255, colour on 0...255² (premultiplied).
+                            let alpha = min(max(acc[o + 3], 0), 255)
+                            let a8 = alpha.rounded()
                             if a8 <= 0 {
                                 dst[dstRow + o] = 0
                                 dst[dstRow + o + 1] = 0
@@ -156,11 +160,11 @@ extension ImageBitmap {
                                 dst[dstRow + o + 3] = 0
                                 continue
                             }
-                            let inverse = 1 / (alpha / 255)
-                            dst[dstRow + o] = Self.clampByte(acc[o] / 255 * inverse)
-                            dst[dstRow + o + 1] = Self.clampByte(acc[o + 1] / 255 * inverse)
-                            dst[dstRow + o + 2] = Self.clampByte(acc[o + 2] / 255 * inverse)
-                            dst[dstRow + o + 3] = UInt8(min(a8, 255))
+                            let inverse = 1 / max(acc[o + 3], 1e-6)
+                            dst[dstRow + o] = Self.clampByte(acc[o] * inverse)
+                            dst[dstRow + o + 1] = Self.clampByte(acc[o + 1] * inverse)
+                            dst[dstRow + o + 2] = Self.clampByte(acc[o + 2] * inverse)
+                            dst[dstRow + o + 3] = UInt8(a8)
                         }
                     }
                 }

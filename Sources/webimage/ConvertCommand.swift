@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import WebImage
+
+/// `webimage convert <input> <output> [...]`: decode, optionally reduce, encode.
+struct ConvertCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert an image to PNG, JPEG, GIF or WebP, optionally as a thumbnail.",
+        discussion: "The output format comes from --format, else from the output file's extension.")
+
+    @Argument(help: "An image file or file: URL.")
+    var input: String
+
+    @Argument(help: "The file to write.")
+    var output: String
+
+    @Option(help: "Output format: png, jpeg, gif or webp.")
+    var format: OutputFormat?
+
+    @Option(help: "Compression quality for lossy formats, 0...1 (default 1).")
+    var quality: Double?
+
+    @Option(help: "Decode no larger than WxH, keeping the aspect ratio (never upscales).")
+    var thumbnail: PixelSize?
+
+    @Flag(help: "Keep only the first frame of an animation.")
+    var firstFrame = false
+
+    @OptionGroup var transforms: TransformOptions
+
+    func validate() throws {
+        if let quality, !(0...1).contains(quality) {
+            throw ValidationError("--quality must be between 0 and 1, got \(quality)")
+        }
+        try transforms.rejectUntilAvailable()
+    }
+
+    func run() async throws {
+        let target = try outputFormat()
+        let data = try InputReader.read(input)
+        var decodeOptions = ImageDecodeOptions()
+        decodeOptions.firstFrameOnly = firstFrame
+        if let thumbnail { decodeOptions.thumbnailPixelSize = thumbnail }
+        let image = try ImageCodersManager.shared.decode(data, options: decodeOptions)
+
+        var encodeOptions = ImageEncodeOptions()
+        if let quality { encodeOptions.compressionQuality = quality }
+        encodeOptions.firstFrameOnly = firstFrame
+        let encoded = try ImageCodersManager.shared.encode(image, as: target, options: encodeOptions)
+        do {
+            try encoded.write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            throw CommandFailure("'\(output)': cannot write (\(error.localizedDescription))")
+        }
+    }
+
+    private func outputFormat() throws -> ImageFormat {
+        if let format { return format.imageFormat }
+        let ext = URL(fileURLWithPath: output).pathExtension
+        let fromExtension = ImageFormat(fileExtension: ext)
+        guard OutputFormat.allCases.contains(where: { $0.imageFormat == fromExtension }) else {
+            throw CommandFailure(
+                "cannot tell the output format from '\(output)'; use --format png|jpeg|gif|webp")
+        }
+        return fromExtension
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import WebImage
+
+/// Reads the bytes of a command's input: a file path or a `file:` URL.
+enum InputReader {
+    /// Largest input read into memory (256 MiB): bigger files are refused, not slurped.
+    static let maxInputBytes = 256 << 20
+
+    static func read(_ input: String) throws -> Data {
+        let path: String
+        if let url = URL(string: input), let scheme = url.scheme?.lowercased(), scheme.count > 1 {
+            switch scheme {
+            case "file":
+                path = url.path
+            case "http", "https", "data":
+                throw CommandFailure(
+                    "'\(input)': \(scheme) inputs need the downloader, which has not landed yet; pass a file")
+            default:
+                throw WebImageError.invalidURL(input)
+            }
+        } else {
+            path = input
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CommandFailure("'\(path)': no such file")
+        }
+        guard !isDirectory.boolValue else { throw CommandFailure("'\(path)' is a directory") }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        guard size <= maxInputBytes else {
+            throw CommandFailure("'\(path)' is \(size) bytes; inputs are limited to \(maxInputBytes) bytes")
+        }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw CommandFailure("'\(path)': cannot read (\(error.localizedDescription))")
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+@testable import WebImage
+
+@Suite("Format detection from magic bytes")
+struct FormatDetectionTests {
+    static func bytes(_ values: [UInt8], _ ascii: String = "") -> Data {
+        Data(values) + Data(ascii.utf8)
+    }
+
+    @Test(
+        "Each format's signature is recognised",
+        arguments: [
+            (bytes([0xFF, 0xD8, 0xFF, 0xE0]), ImageFormat.jpeg),
+            (bytes([0x89], "PNG\r\n\u{1A}\n"), .png),
+            (bytes([], "GIF89a"), .gif),
+            (bytes([0x49, 0x49, 0x2A, 0x00]), .tiff),
+            (bytes([0x4D, 0x4D, 0x00, 0x2A]), .tiff),
+            (bytes([], "BM6\0\0\0"), .bmp),
+            (bytes([], "RIFF\u{10}\0\0\0WEBPVP8 "), .webp),
+            (bytes([0, 0, 0, 0x18], "ftypheic\0\0\0\0"), .heic),
+            (bytes([0, 0, 0, 0x18], "ftyphevx\0\0\0\0"), .heic),
+            (bytes([0, 0, 0, 0x18], "ftypmif1\0\0\0\0"), .heif),
+            (bytes([0, 0, 0, 0x18], "ftypmsf1\0\0\0\0"), .heif),
+            (bytes([0, 0, 0, 0x1C], "ftypavif\0\0\0\0"), .avif),
+            (bytes([0, 0, 0, 0x1C], "ftypavis\0\0\0\0"), .avif),
+            (bytes([], "%PDF-1.7\n"), .pdf),
+            (bytes([], "<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>"), .svg),
+            (bytes([0xFF, 0x0A, 0xFA]), .jpegXL),
+            (bytes([0, 0, 0, 0x0C], "JXL \r\n\u{87}\n"), .jpegXL),
+        ])
+    func recognisesSignature(data: Data, expected: ImageFormat) {
+        #expect(ImageFormat(detecting: data) == expected)
+    }
+
+    @Test(
+        "Unknown, empty and near-miss data are undefined",
+        arguments: [
+            Data(), Data([0x00]), Data("RIFF\0\0\0\0WAVE".utf8), Data("hello world".utf8),
+            Data([0, 0, 0, 0x18] + Array("ftypmp42\0\0\0\0".utf8)), Data("<html></html>".utf8),
+            Data("%PNG".utf8),
+        ])
+    func rejectsUnknownData(data: Data) {
+        #expect(ImageFormat(detecting: data) == .undefined)
+    }
+
+    @Test("SVG is recognised only when </svg> is in the last 100 bytes")
+    func svgNeedsClosingTagNearTheEnd() {
+        let padding = String(repeating: " ", count: 200)
+        #expect(ImageFormat(detecting: Data("<svg></svg>\(padding)".utf8)) == .undefined)
+        #expect(ImageFormat(detecting: Data("<svg>\(padding)</svg>".utf8)) == .svg)
+    }
+
+    @Test("Extensions, MIME types and type identifiers map to formats")
+    func namesMapToFormats() {
+        #expect(ImageFormat(fileExtension: "JPG") == .jpeg)
+        #expect(ImageFormat(fileExtension: ".jpeg") == .jpeg)
+        #expect(ImageFormat(fileExtension: "webp") == .webp)
+        #expect(ImageFormat(fileExtension: "txt") == .undefined)
+        #expect(ImageFormat(mimeType: "image/png; charset=binary") == .png)
+        #expect(ImageFormat(mimeType: "image/jpg") == .jpeg)
+        #expect(ImageFormat(mimeType: "text/html") == .undefined)
+        #expect(ImageFormat(typeIdentifier: "com.compuserve.gif") == .gif)
+        for format in ImageFormat.allCases where format != .undefined {
+            #expect(ImageFormat(fileExtension: format.fileExtension!) == format)
+            #expect(ImageFormat(mimeType: format.mimeType!) == format)
+        }
+    }
+
+    @Test("Raw values match SDImageFormat")
+    func rawValuesMatchSDWebImage() {
+        #expect(ImageFormat.undefined.rawValue == -1)
+        #expect(ImageFormat.jpeg.rawValue == 0)
+        #expect(ImageFormat.webp.rawValue == 4)
+        #expect(ImageFormat.bmp.rawValue == 9)
+        #expect(ImageFormat.raw.rawValue == 10)
+    }
+}
