@@ -46,7 +46,8 @@ struct GIFAnimationTimingTests {
     func animexts() throws {
         var bytes = [UInt8](try Fixtures.data("gif/loop3_delays.gif"))
         let netscape = Array("NETSCAPE2.0".utf8)
-        let start = try #require((0...(bytes.count - netscape.count)).first { Array(bytes[$0..<($0 + 11)]) == netscape })
+        let start = try #require(
+            (0...(bytes.count - netscape.count)).first { Array(bytes[$0..<($0 + 11)]) == netscape })
         bytes.replaceSubrange(start..<(start + 11), with: Array("ANIMEXTS1.0".utf8))
         #expect(try coder.imageInfo(for: Data(bytes)).loopCount == 3)
     }

@@ -80,10 +80,15 @@ struct GIFBadInputTests {
     func hugeCanvas() throws {
         var gif = GIFBuilder(width: 65535, height: 65535)
         gif.frames = [.init(width: 1, height: 1, indices: [0])]
-        #expect(throws: WebImageError.imageTooLarge(width: 65535, height: 65535, limit: ImageDecodeOptions.defaultMaxPixelCount)) {
+        #expect(
+            throws: WebImageError.imageTooLarge(
+                width: 65535, height: 65535, limit: ImageDecodeOptions.defaultMaxPixelCount)
+        ) {
             try coder.decode(gif.data, options: ImageDecodeOptions())
         }
-        #expect(throws: WebImageError.self) { try GIFAnimatedImageProvider(data: gif.data, options: ImageDecodeOptions()) }
+        #expect(throws: WebImageError.self) {
+            try GIFAnimatedImageProvider(data: gif.data, options: ImageDecodeOptions())
+        }
         #expect(try coder.imageInfo(for: gif.data).width == 65535)
     }
 
@@ -100,7 +105,7 @@ struct GIFBadInputTests {
         var gif = GIFBuilder(width: 4, height: 4)
         gif.frames = [
             .init(x: 2, y: 3, width: 4, height: 4, indices: Array(repeating: 1, count: 16)),
-            .init(x: 60000, y: 60000, width: 3, height: 3, indices: Array(repeating: 0, count: 9)),
+            .init(x: 60000, y: 0, width: 3, height: 3, indices: Array(repeating: 0, count: 9), disposal: 3),
             .init(x: 3, y: 0, width: 65535, height: 1, indices: Array(repeating: 0, count: 8)),
         ]
         let frames = try #require(try coder.decode(gif.data, options: ImageDecodeOptions()).animation).allFrames()
@@ -120,7 +125,10 @@ struct GIFBadInputTests {
         #expect(image.bitmap[0, 0] == GIFTestColor.red)
         #expect(image.bitmap[1, 0] == GIFTestColor.clear)
         gif.frames[0].interlaced = true
-        #expect(throws: WebImageError.imageTooLarge(width: 65535, height: 65535, limit: ImageDecodeOptions.defaultMaxPixelCount)) {
+        #expect(
+            throws: WebImageError.imageTooLarge(
+                width: 65535, height: 65535, limit: ImageDecodeOptions.defaultMaxPixelCount)
+        ) {
             try coder.decode(gif.data, options: ImageDecodeOptions())
         }
     }
@@ -223,5 +231,46 @@ struct GIFBadInputTests {
         var gif = GIFBuilder(width: 4, height: 4)
         gif.frames = []
         expectBadData(gif.data)
+    }
+}
+
+@Suite("GIF mutated input")
+struct GIFMutationTests {
+    /// A small deterministic generator so failures reproduce.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test("fixtures with random bytes changed decode or throw WebImageError, eagerly and lazily")
+    func mutatedFixtures() throws {
+        var random = SplitMix(state: 42)
+        var options = ImageDecodeOptions()
+        options.maxPixelCount = 1 << 16
+        var lazyOptions = options
+        lazyOptions.lazyAnimatedFrames = true
+        for name in ["static", "disposal_previous", "interlaced", "local_palette", "pillow_noise"] {
+            let original = [UInt8](try Fixtures.data("gif/\(name).gif"))
+            for _ in 0..<150 {
+                var bytes = original
+                for _ in 0..<Int.random(in: 1...6, using: &random) {
+                    bytes[Int.random(in: 6..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+                }
+                let data = Data(bytes)
+                do {
+                    let image = try GIFCoder().decode(data, options: options)
+                    let lazy = try GIFCoder().decode(data, options: lazyOptions)
+                    #expect(try lazy.animation?.allFrames() == (try image.animation?.allFrames()))
+                } catch {
+                    #expect(error is WebImageError)
+                }
+            }
+        }
     }
 }

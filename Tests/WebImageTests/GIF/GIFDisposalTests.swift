@@ -8,8 +8,10 @@ import Testing
 @Suite("GIF disposal and compositing")
 struct GIFDisposalTests {
     func frames(_ name: String) throws -> [ImageFrame] {
-        try #require(try GIFCoder().decode(try Fixtures.data("gif/\(name).gif"), options: ImageDecodeOptions()).animation)
-            .allFrames()
+        try #require(
+            try GIFCoder().decode(try Fixtures.data("gif/\(name).gif"), options: ImageDecodeOptions()).animation
+        )
+        .allFrames()
     }
 
     @Test("a transparent index shows the canvas beneath")

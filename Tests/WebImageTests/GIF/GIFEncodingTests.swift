@@ -114,7 +114,8 @@ struct GIFEncodingTests {
     func maxPixelSize() throws {
         var options = ImageEncodeOptions()
         options.maxPixelSize = PixelSize(width: 8, height: 8)
-        let data = try coder.encode(Image(bitmap: ImageBitmap(width: 32, height: 16, fill: .black)), as: .gif, options: options)
+        let data = try coder.encode(
+            Image(bitmap: ImageBitmap(width: 32, height: 16, fill: .black)), as: .gif, options: options)
         let info = try coder.imageInfo(for: data)
         #expect(info.width == 8 && info.height == 4)
     }

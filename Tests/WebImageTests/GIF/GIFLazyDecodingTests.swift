@@ -40,7 +40,9 @@ struct GIFLazyDecodingTests {
         let image = try coder.decode(try Fixtures.data("gif/disposal_none.gif"), options: options)
         #expect(image.animation?.isFullyDecoded == false)
         options.maxAnimationByteCount = 8 * 8 * 4 * 3
-        #expect(try coder.decode(try Fixtures.data("gif/disposal_none.gif"), options: options).animation?.isFullyDecoded == true)
+        #expect(
+            try coder.decode(try Fixtures.data("gif/disposal_none.gif"), options: options).animation?.isFullyDecoded
+                == true)
     }
 
     @Test("the provider reports its frames, timing and held bytes")

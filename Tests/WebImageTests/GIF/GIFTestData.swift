@@ -90,7 +90,8 @@ struct GIFBuilder {
         for frame in frames {
             let flags = UInt8(frame.disposal << 2 | (frame.transparent == nil ? 0 : 1))
             out += [0x21, 0xF9, 4, flags] + Self.le16(frame.delay) + [UInt8(frame.transparent ?? 0), 0]
-            out += [0x2C] + Self.le16(frame.x) + Self.le16(frame.y) + Self.le16(frame.width)
+            out +=
+                [0x2C] + Self.le16(frame.x) + Self.le16(frame.y) + Self.le16(frame.width)
                 + Self.le16(frame.height) + [frame.interlaced ? 0x40 : 0]
             out.append(UInt8(frame.minCodeSize))
             out += Self.subBlocks(frame.rawLZW ?? Self.literalLZW(frame.indices, minCodeSize: frame.minCodeSize))

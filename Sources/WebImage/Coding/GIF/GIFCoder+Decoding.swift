@@ -41,7 +41,8 @@ extension GIFCoder {
         frames.reserveCapacity(frameCount)
         for frame in container.frames {
             try compositor.renderNext(from: data)
-            frames.append(ImageFrame(bitmap: try Self.output(compositor.bitmap, size: target), duration: frame.duration))
+            frames.append(
+                ImageFrame(bitmap: try Self.output(compositor.bitmap, size: target), duration: frame.duration))
         }
         return image(frames[0].bitmap, ImageAnimation(frames: frames, loopCount: container.loopCount))
     }

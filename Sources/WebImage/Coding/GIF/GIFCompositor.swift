@@ -63,6 +63,7 @@ struct GIFCompositor {
 
     private mutating func save(_ rect: (x: Int, y: Int, width: Int, height: Int)) {
         saved.removeAll(keepingCapacity: true)
+        guard rect.width > 0, rect.height > 0 else { return }
         let rowBytes = rect.width * 4
         for row in 0..<rect.height {
             let start = ((rect.y + row) * container.width + rect.x) * 4
@@ -102,7 +103,8 @@ struct GIFCompositor {
         guard count > 0, frame.paletteOffset + count * 3 <= bytes.count else { return table }
         for i in 0..<count {
             let base = frame.paletteOffset + i * 3
-            let rgba = UInt32(bytes[base]) | UInt32(bytes[base + 1]) << 8 | UInt32(bytes[base + 2]) << 16
+            let rgba =
+                UInt32(bytes[base]) | UInt32(bytes[base + 1]) << 8 | UInt32(bytes[base + 2]) << 16
                 | 0xFF00_0000
             table[i] = UInt32(littleEndian: rgba)
         }

@@ -137,7 +137,8 @@ extension GIFContainer {
         } catch {
             guard !container.frames.isEmpty else {
                 switch error {
-                case .truncated: throw WebImageError.badImageData("the GIF data ends before its first frame is complete")
+                case .truncated:
+                    throw WebImageError.badImageData("the GIF data ends before its first frame is complete")
                 case .malformed(let reason): throw WebImageError.badImageData(reason)
                 }
             }

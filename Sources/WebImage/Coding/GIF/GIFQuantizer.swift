@@ -85,8 +85,9 @@ enum GIFQuantizer {
         let used = (0..<bucketCount).filter { counts[$0] > 0 }
         var boxes = used.isEmpty ? [] : [Box(buckets: used, pixelCount: used.reduce(0) { $0 + counts[$1] })]
         while boxes.count < maxColors {
-            guard let target = boxes.indices.filter({ boxes[$0].buckets.count > 1 })
-                .max(by: { boxes[$0].pixelCount < boxes[$1].pixelCount })
+            guard
+                let target = boxes.indices.filter({ boxes[$0].buckets.count > 1 })
+                    .max(by: { boxes[$0].pixelCount < boxes[$1].pixelCount })
             else { break }
             let (low, high) = split(boxes[target], counts: counts)
             boxes[target] = low
