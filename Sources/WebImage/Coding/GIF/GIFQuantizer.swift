@@ -26,6 +26,9 @@ enum GIFQuantizer {
         var hasTransparency = false
         var indices = [UInt8](repeating: 0, count: bitmap.width * bitmap.height)
         var transparentPixels: [Int] = []
+        // Neighbouring pixels usually share a colour: skip the dictionary for repeats.
+        var lastKey = UInt32.max
+        var lastIndex: UInt8 = 0
         let complete = bitmap.pixels.withUnsafeBufferPointer { pixels -> Bool in
             for pixel in 0..<indices.count {
                 let base = pixel * 4
@@ -35,7 +38,11 @@ enum GIFQuantizer {
                     continue
                 }
                 let key = UInt32(pixels[base]) << 16 | UInt32(pixels[base + 1]) << 8 | UInt32(pixels[base + 2])
-                if let index = lookup[key] {
+                if key == lastKey {
+                    indices[pixel] = lastIndex
+                } else if let index = lookup[key] {
+                    lastKey = key
+                    lastIndex = index
                     indices[pixel] = index
                 } else {
                     guard colors.count < 256 else { return false }
