@@ -9,7 +9,10 @@ extension GIFCoder {
     /// is off; otherwise the animation is backed by a ``GIFAnimatedImageProvider``. With a
     /// thumbnail size or byte limit every frame is resampled and the image is a thumbnail.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
-        let container = try GIFContainer.parse(data)
+        try decode(GIFContainer.parse(data), data: data, options: options)
+    }
+
+    func decode(_ container: GIFContainer, data: Data, options: ImageDecodeOptions) throws -> Image {
         try DecodeGeometry.checkPixelLimit(width: container.width, height: container.height, options: options)
         let canvasSize = PixelSize(width: container.width, height: container.height)
         let frameCount = options.firstFrameOnly ? 1 : container.frames.count

@@ -161,11 +161,12 @@ struct GIFCompositor {
         codeStream.removeAll(keepingCapacity: true)
         codeStream.reserveCapacity(frame.dataLength)
         var position = frame.dataOffset
-        // The parser validated the chain; the bounds checks only guard against misuse.
+        // The parser validated the chain, except for a frame cut off in data still arriving,
+        // whose last sub-block may be incomplete: the bytes present are used.
         while position < bytes.count {
-            let length = Int(bytes[position])
+            let length = min(Int(bytes[position]), bytes.count - position - 1)
             position += 1
-            if length == 0 || length > bytes.count - position { break }
+            if length == 0 { break }
             codeStream.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[position..<(position + length)]))
             position += length
         }

@@ -47,6 +47,8 @@ struct GIFFrameInfo: Sendable {
     var disposal: Int
     /// The transparent palette index, or -1.
     var transparentIndex: Int
+    /// Only from partial parsing: the data ends inside this frame's sub-blocks.
+    var isCutOff = false
 
     /// SDWebImage's rule: the delay in seconds, and anything below 0.011 s becomes 0.1 s.
     var duration: Double {
@@ -60,6 +62,9 @@ private enum GIFParseFailure: Error {
     case truncated
     case malformed(String)
 }
+
+/// Partial parsing reached the end of the data before any frame started.
+private struct GIFNeedsMoreData: Error {}
 
 /// A bounds-checked cursor over the file's bytes.
 private struct GIFByteReader {
@@ -106,10 +111,22 @@ extension GIFContainer {
     static func parse(_ data: Data) throws -> GIFContainer {
         guard !data.isEmpty else { throw WebImageError.badImageData("the GIF data is empty") }
         guard hasSignature(data) else { throw WebImageError.badImageData("the data has no GIF signature") }
-        return try data.withUnsafeBytes { try parse(bytes: $0) }
+        return try data.withUnsafeBytes { try parse(bytes: $0, partial: false) }
     }
 
-    private static func parse(bytes: UnsafeRawBufferPointer) throws -> GIFContainer {
+    /// Parses data that is still arriving: a frame whose data sub-blocks are cut off is kept
+    /// (with the bytes so far) as the last frame. Nil while no frame has started yet.
+    static func parsePartial(_ data: Data) throws -> GIFContainer? {
+        guard data.count >= 6 else { return nil }
+        guard hasSignature(data) else { throw WebImageError.badImageData("the data has no GIF signature") }
+        do {
+            return try data.withUnsafeBytes { try parse(bytes: $0, partial: true) }
+        } catch is GIFNeedsMoreData {
+            return nil
+        }
+    }
+
+    private static func parse(bytes: UnsafeRawBufferPointer, partial: Bool) throws -> GIFContainer {
         var reader = GIFByteReader(bytes: bytes, position: 6)
         var container: GIFContainer
         do {
@@ -128,14 +145,16 @@ extension GIFContainer {
                 width: width, height: height, globalPaletteOffset: paletteOffset,
                 globalPaletteCount: paletteCount, loopCount: 1, frames: [], isTruncated: false)
         } catch .truncated {
+            if partial { throw GIFNeedsMoreData() }
             throw WebImageError.badImageData("the GIF header is truncated")
         } catch {
             throw WebImageError.badImageData("the GIF header is malformed")
         }
         do {
-            try readBlocks(&reader, into: &container)
+            try readBlocks(&reader, into: &container, partial: partial)
         } catch {
             guard !container.frames.isEmpty else {
+                if partial, case .truncated = error { throw GIFNeedsMoreData() }
                 switch error {
                 case .truncated:
                     throw WebImageError.badImageData("the GIF data ends before its first frame is complete")
@@ -145,13 +164,14 @@ extension GIFContainer {
             container.isTruncated = true
         }
         guard !container.frames.isEmpty else {
+            if partial { throw GIFNeedsMoreData() }
             throw WebImageError.badImageData("the GIF contains no image")
         }
         return container
     }
 
     private static func readBlocks(
-        _ reader: inout GIFByteReader, into container: inout GIFContainer
+        _ reader: inout GIFByteReader, into container: inout GIFContainer, partial: Bool
     ) throws(GIFParseFailure) {
         var control = (delay: 0, disposal: 0, transparent: -1)
         while reader.position < reader.bytes.count {
@@ -168,7 +188,7 @@ extension GIFContainer {
                     _ = try reader.skipSubBlocks()
                 }
             case 0x2C:
-                var frame = try readImageDescriptor(&reader)
+                var frame = try readImageDescriptor(&reader, partial: partial)
                 frame.delayCentiseconds = control.delay
                 frame.disposal = control.disposal
                 frame.transparentIndex = control.transparent
@@ -178,6 +198,7 @@ extension GIFContainer {
                 }
                 container.frames.append(frame)
                 control = (0, 0, -1)
+                if frame.isCutOff { throw .truncated }
             case let other:
                 throw .malformed("unknown GIF block introducer 0x\(String(other, radix: 16))")
             }
@@ -217,7 +238,9 @@ extension GIFContainer {
         }
     }
 
-    private static func readImageDescriptor(_ reader: inout GIFByteReader) throws(GIFParseFailure) -> GIFFrameInfo {
+    private static func readImageDescriptor(
+        _ reader: inout GIFByteReader, partial: Bool
+    ) throws(GIFParseFailure) -> GIFFrameInfo {
         let x = try reader.uint16()
         let y = try reader.uint16()
         let width = try reader.uint16()
@@ -234,11 +257,17 @@ extension GIFContainer {
             throw .malformed("invalid LZW minimum code size \(minCodeSize)")
         }
         let dataOffset = reader.position
-        let dataLength = try reader.skipSubBlocks()
+        var dataLength = 0
+        var isCutOff = false
+        do {
+            dataLength = try reader.skipSubBlocks()
+        } catch .truncated where partial {
+            isCutOff = true
+        }
         return GIFFrameInfo(
             x: x, y: y, width: width, height: height, interlaced: packed & 0x40 != 0,
             paletteOffset: paletteOffset, paletteCount: paletteCount, minCodeSize: minCodeSize,
             dataOffset: dataOffset, dataLength: dataLength, delayCentiseconds: 0, disposal: 0,
-            transparentIndex: -1)
+            transparentIndex: -1, isCutOff: isCutOff)
     }
 }
