@@ -17,7 +17,7 @@ struct GIFMutationTests {
         }
     }
 
-    @Test("fixtures with random bytes changed decode or throw WebImageError, eagerly and lazily")
+    @Test("fixtures with random bytes changed decode or throw WebImageError: eager, lazy and partial")
     func mutatedFixtures() throws {
         var random = SplitMix(state: 42)
         var options = ImageDecodeOptions()
@@ -36,6 +36,13 @@ struct GIFMutationTests {
                     let image = try GIFCoder().decode(data, options: options)
                     let lazy = try GIFCoder().decode(data, options: lazyOptions)
                     #expect(try lazy.animation?.allFrames() == (try image.animation?.allFrames()))
+                } catch {
+                    #expect(error is WebImageError)
+                }
+                let incremental = GIFCoder().makeIncrementalDecoder(options: options)
+                incremental.update(data.prefix(Int.random(in: 0...data.count, using: &random)), isFinal: false)
+                do {
+                    _ = try incremental.currentImage()
                 } catch {
                     #expect(error is WebImageError)
                 }
