@@ -135,7 +135,6 @@ private struct GIFWriter {
             let length = EGifGCBToExtension(&control, &bytes)
             try check(EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, Int32(length), bytes), "graphic control")
         }
-        var indices = frame.indices
         if isFirst {
             try check(EGifPutImageDesc(gif, 0, 0, width, height, false, nil), "image descriptor")
         } else {
@@ -143,7 +142,14 @@ private struct GIFWriter {
             defer { GifFreeMapObject(map) }
             try check(EGifPutImageDesc(gif, 0, 0, width, height, false, map), "image descriptor")
         }
-        try check(EGifPutLine(gif, &indices, width * height), "image data")
+        // Row by row: giflib takes an Int32 length, and width × height may not fit one.
+        try frame.indices.withUnsafeBufferPointer { indices in
+            let rowLength = Int(width)
+            for row in 0..<Int(height) {
+                let line = UnsafeMutablePointer(mutating: indices.baseAddress! + row * rowLength)
+                try check(EGifPutLine(gif, line, width), "image data")
+            }
+        }
     }
 
     /// Writes the trailer and frees giflib's state; safe to call more than once.

@@ -15,6 +15,9 @@ import Foundation
 /// dropped as long as one complete frame precedes them; otherwise decoding throws
 /// ``WebImageError/badImageData(_:)``. LZW data that ends early or holds a code not yet in the
 /// table ends that frame's pixels there; the rest of its rectangle keeps the canvas beneath.
+///
+/// Progressive: while data arrives the incremental decoder shows the first frame with the
+/// rows received so far (see ``makeIncrementalDecoder(options:)``).
 public struct GIFCoder: ImageCoding, AnimatedImageCoding {
     public init() {}
 
