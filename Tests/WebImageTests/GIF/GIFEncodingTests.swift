@@ -44,6 +44,20 @@ struct GIFEncodingTests {
         #expect(decoded.bitmap[15, 15] == bitmap[15, 15])
     }
 
+    @Test("256 colours plus transparency fall back to 255 close colours and a transparent index")
+    func fullPaletteWithTransparency() throws {
+        let bitmap = try manyColours(256, transparentFirstPixel: true)
+        let decoded = try coder.decode(
+            try coder.encode(Image(bitmap: bitmap), as: .gif, options: ImageEncodeOptions()),
+            options: ImageDecodeOptions())
+        #expect(decoded.bitmap[0, 0] == RGBA8.clear)
+        var worst = 0
+        for (a, b) in zip(decoded.bitmap.pixels.dropFirst(4), bitmap.pixels.dropFirst(4)) {
+            worst = max(worst, abs(Int(a) - Int(b)))
+        }
+        #expect(worst <= 8)
+    }
+
     @Test("more than 256 colours are reduced to a close palette")
     func medianCut() throws {
         let bitmap = ImageBitmap(width: 64, height: 64) { buffer in
