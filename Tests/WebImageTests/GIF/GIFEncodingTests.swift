@@ -95,10 +95,30 @@ struct GIFEncodingTests {
             let back = try decoded.allFrames()
             #expect(back.count == 3)
             #expect(back.map(\.bitmap) == frames.map(\.bitmap))
+            #expect(try GIFContainer.parse(data).frames.map(\.disposal) == [2, 2, 1])
             #expect(abs(back[0].duration - 0.05) < 1e-9)
             #expect(abs(back[1].duration - 0.1) < 1e-9)
             #expect(abs(back[2].duration - 0.73) < 1e-9)
         }
+    }
+
+    @Test("an opaque frame after an opaque frame is written as the rectangle that changed")
+    func changedRectangles() throws {
+        let first = try manyColours(200)
+        var second = first
+        second[5, 3] = GIFTestColor.yellow
+        second[9, 7] = GIFTestColor.green
+        let third = second  // unchanged: a 1×1 frame
+        let frames = [first, second, third].map { ImageFrame(bitmap: $0, duration: 0.1) }
+        let image = Image(bitmap: first, animation: ImageAnimation(frames: frames, loopCount: 0))
+        let data = try coder.encode(image, as: .gif, options: ImageEncodeOptions())
+        let container = try GIFContainer.parse(data)
+        #expect(container.frames.map(\.disposal) == [1, 1, 1])
+        let rect = container.frames[1]
+        #expect(rect.x == 5 && rect.y == 3 && rect.width == 5 && rect.height == 5)
+        #expect(container.frames[2].width == 1 && container.frames[2].height == 1)
+        let back = try #require(try coder.decode(data, options: ImageDecodeOptions()).animation).allFrames()
+        #expect(back.map(\.bitmap) == [first, second, third])
     }
 
     @Test("first-frame-only and still images write one frame")

@@ -20,9 +20,11 @@ extension GIFCoder {
     /// Each frame gets its own palette: its exact colours when it has at most 256 (255 plus a
     /// transparent entry when some pixel has alpha below 128), else a median cut. Alpha below
     /// 128 becomes the transparent index; other pixels are written opaque. The first frame's
-    /// palette is the global colour table, later frames carry local tables. Animated frames use
-    /// disposal 2 so each full-canvas frame replaces the previous one; delays are rounded to
-    /// centiseconds. The NETSCAPE2.0 loop extension is written unless the loop count is 1, so
+    /// palette is the global colour table, later frames carry local tables. In an animation, an
+    /// opaque frame after an opaque frame is written as the rectangle that changed, over the
+    /// kept previous frame (disposal 1); any other frame covers the canvas and the frame before
+    /// it is cleared (disposal 2), so transparent pixels never show older frames. Delays are
+    /// rounded to centiseconds. The NETSCAPE2.0 loop extension is written unless the loop count is 1, so
     /// decoding gives the same loop count back (a missing extension means 1).
     /// ``ImageEncodeOptions/maxPixelSize`` scales frames down first.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
@@ -45,7 +47,11 @@ extension GIFCoder {
             throw WebImageError.encodingFailed("giflib: \(Self.giflibMessage(status))")
         }
         var writer = GIFWriter(gif: gif)
+        let canvas = GIFRect(x: 0, y: 0, width: size.width, height: size.height)
         do {
+            // A frame is written once the next one is known: its disposal depends on it.
+            var pending: GIFPendingFrame?
+            var previous: ImageBitmap?
             for index in 0..<frameCount {
                 let frame = try animation?.frame(at: index) ?? ImageFrame(bitmap: image.bitmap, duration: 0)
                 guard frame.bitmap.size == source else {
@@ -53,13 +59,29 @@ extension GIFCoder {
                         "frame \(index) is \(frame.bitmap.size), the first frame is \(source)")
                 }
                 let bitmap = size == source ? frame.bitmap : try frame.bitmap.resampled(to: size)
-                let quantized = GIFQuantizer.quantize(bitmap)
+                let isOpaque = !GIFFrameDiff.hasTransparentPixels(bitmap)
+                var rect = canvas
+                var masked: GIFQuantizedFrame?
+                if let pending, let previous, pending.isOpaque && isOpaque {
+                    rect =
+                        GIFFrameDiff.changedRect(from: previous, to: bitmap) ?? GIFRect(x: 0, y: 0, width: 1, height: 1)
+                    // Unchanged pixels become the transparent index, unless that costs exact colours.
+                    masked = GIFQuantizer.exactPalette(
+                        GIFFrameDiff.maskingUnchanged(bitmap, previous: previous, in: rect))
+                }
+                if let pending { try writer.add(pending, disposal: pending.isOpaque && isOpaque ? 1 : 2) }
+                let quantized = masked ?? GIFQuantizer.quantize(GIFFrameDiff.crop(bitmap, to: rect))
                 if index == 0 {
                     try writer.start(size: size, palette: quantized, loopCount: animation?.loopCount)
                 }
-                try writer.add(
-                    quantized, isFirst: index == 0, animated: animation != nil,
+                pending = GIFPendingFrame(
+                    quantized: quantized, rect: rect, isFirst: index == 0, isOpaque: isOpaque,
                     delay: Self.centiseconds(frame.duration))
+                previous = bitmap
+            }
+            if let pending {
+                let disposal = animation == nil ? nil : pending.isOpaque ? 1 : 2
+                try writer.add(pending, disposal: disposal)
             }
         } catch {
             _ = writer.close()
@@ -77,6 +99,15 @@ extension GIFCoder {
     static func giflibMessage(_ code: Int32) -> String {
         GifErrorString(code).map { String(cString: $0) } ?? "error \(code)"
     }
+}
+
+/// A frame quantized and placed, waiting for its disposal to be known.
+private struct GIFPendingFrame {
+    var quantized: GIFQuantizedFrame
+    var rect: GIFRect
+    var isFirst: Bool
+    var isOpaque: Bool
+    var delay: Int
 }
 
 /// The giflib calls for one file, in order; every failure becomes ``WebImageError/encodingFailed(_:)``.
@@ -124,23 +155,26 @@ private struct GIFWriter {
         }
     }
 
-    func add(_ frame: GIFQuantizedFrame, isFirst: Bool, animated: Bool, delay: Int) throws {
-        let width = Int32(gif.pointee.SWidth)
-        let height = Int32(gif.pointee.SHeight)
-        if animated || frame.transparentIndex != nil {
+    /// Writes a frame; `disposal` nil means a still image (a control block only for transparency).
+    func add(_ pending: GIFPendingFrame, disposal: Int?) throws {
+        let frame = pending.quantized
+        let (x, y) = (Int32(pending.rect.x), Int32(pending.rect.y))
+        let (width, height) = (Int32(pending.rect.width), Int32(pending.rect.height))
+        if disposal != nil || frame.transparentIndex != nil {
             var control = GraphicsControlBlock(
-                DisposalMode: animated ? DISPOSE_BACKGROUND : DISPOSAL_UNSPECIFIED, UserInputFlag: false,
-                DelayTime: Int32(delay), TransparentColor: Int32(frame.transparentIndex ?? Int(NO_TRANSPARENT_COLOR)))
+                DisposalMode: Int32(disposal ?? Int(DISPOSAL_UNSPECIFIED)), UserInputFlag: false,
+                DelayTime: Int32(pending.delay),
+                TransparentColor: Int32(frame.transparentIndex ?? Int(NO_TRANSPARENT_COLOR)))
             var bytes = [UInt8](repeating: 0, count: 4)
             let length = EGifGCBToExtension(&control, &bytes)
             try check(EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, Int32(length), bytes), "graphic control")
         }
-        if isFirst {
-            try check(EGifPutImageDesc(gif, 0, 0, width, height, false, nil), "image descriptor")
+        if pending.isFirst {
+            try check(EGifPutImageDesc(gif, x, y, width, height, false, nil), "image descriptor")
         } else {
             let map = try colorMap(frame)
             defer { GifFreeMapObject(map) }
-            try check(EGifPutImageDesc(gif, 0, 0, width, height, false, map), "image descriptor")
+            try check(EGifPutImageDesc(gif, x, y, width, height, false, map), "image descriptor")
         }
         // Row by row: giflib takes an Int32 length, and width × height may not fit one.
         try frame.indices.withUnsafeBufferPointer { indices in
