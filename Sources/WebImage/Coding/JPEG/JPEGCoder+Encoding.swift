@@ -1,0 +1,109 @@
+import Foundation
+
+extension JPEGCoder {
+    /// JPEG's largest side (libjpeg refuses more).
+    static let maxDimension = 65_500
+
+    /// SDWebImage's `compressionQuality` (0…1) as a libjpeg quality (1…100).
+    public static func libjpegQuality(for compressionQuality: Double) -> Int {
+        guard compressionQuality.isFinite else { return 100 }
+        return min(100, max(1, Int((compressionQuality * 100).rounded())))
+    }
+
+    /// Encodes the first frame, turned upright, scaled to fit ``ImageEncodeOptions/maxPixelSize``,
+    /// with transparency composited onto ``ImageEncodeOptions/backgroundColor``. With
+    /// ``ImageEncodeOptions/maxFileSize`` the quality is binary-searched for the largest output
+    /// that fits (the smallest output when none fits).
+    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
+        guard format == .jpeg else { throw WebImageError.unsupportedFormat(format) }
+        let bitmap = try Self.prepareForEncoding(image, options: options)
+        guard bitmap.width <= Self.maxDimension, bitmap.height <= Self.maxDimension else {
+            throw WebImageError.encodingFailed(
+                "\(bitmap.width)x\(bitmap.height) exceeds JPEG's limit of \(Self.maxDimension) pixels a side")
+        }
+        return try bitmap.pixels.withUnsafeBufferPointer { rgba in
+            let encode = { (quality: Int) in try JPEGShim.encode(rgba: rgba, size: bitmap.size, quality: quality) }
+            guard let maxFileSize = options.maxFileSize else {
+                return try encode(Self.libjpegQuality(for: options.compressionQuality))
+            }
+            return try Self.largestFitting(maxFileSize, encode: encode)
+        }
+    }
+
+    /// Binary search over quality 1...100 (file size grows with quality).
+    private static func largestFitting(_ limit: Int, encode: (Int) throws -> Data) throws -> Data {
+        let smallest = try encode(1)
+        guard smallest.count <= limit else { return smallest }
+        var best = smallest
+        var low = 2
+        var high = 100
+        while low <= high {
+            let quality = (low + high) / 2
+            let data = try encode(quality)
+            if data.count <= limit {
+                best = data
+                low = quality + 1
+            } else {
+                high = quality - 1
+            }
+        }
+        return best
+    }
+
+    /// The pixels to encode: upright, resized, opaque.
+    static func prepareForEncoding(_ image: Image, options: ImageEncodeOptions) throws -> ImageBitmap {
+        var bitmap = image.bitmap.applyingOrientation(image.orientation)
+        if options.maxPixelSize.isPositive {
+            let fitted = DecodeGeometry.scaledSize(
+                bitmap.size, fitting: options.maxPixelSize, preserveAspectRatio: true, shouldScaleUp: false)
+            if fitted != bitmap.size { bitmap = try bitmap.resampled(to: fitted) }
+        }
+        // A decoded JPEG (hasAlpha false) needs no scan of its 4 bytes a pixel.
+        if image.hasAlpha && !bitmap.isOpaque {
+            bitmap = bitmap.composited(onto: options.backgroundColor)
+        }
+        return bitmap
+    }
+}
+
+extension ImageBitmap {
+    /// Whether every alpha byte is 255; reads two pixels per 64-bit word.
+    var isOpaque: Bool {
+        pixels.withUnsafeBytes { raw in
+            // The alpha bytes (offsets 3 and 7) of two pixels, whatever the byte order.
+            let mask = UInt64(littleEndian: 0xFF00_0000_FF00_0000)
+            let words = raw.count / 8
+            var combined = mask
+            for index in 0..<words {
+                combined &= raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)
+                if index & 1023 == 1023 && combined != mask { return false }
+            }
+            guard combined == mask else { return false }
+            var i = words * 8 + 3
+            while i < raw.count {
+                if raw[i] != 255 { return false }
+                i += 4
+            }
+            return true
+        }
+    }
+
+    /// Straight-alpha "over" onto an opaque colour (its alpha is ignored).
+    func composited(onto background: RGBA8) -> ImageBitmap {
+        let bg = (UInt32(background.r), UInt32(background.g), UInt32(background.b))
+        return pixels.withUnsafeBufferPointer { src in
+            ImageBitmap(width: width, height: height) { dst in
+                var i = 0
+                while i < src.count {
+                    let a = UInt32(src[i + 3])
+                    let inverse = 255 - a
+                    dst[i] = UInt8((UInt32(src[i]) * a + bg.0 * inverse + 127) / 255)
+                    dst[i + 1] = UInt8((UInt32(src[i + 1]) * a + bg.1 * inverse + 127) / 255)
+                    dst[i + 2] = UInt8((UInt32(src[i + 2]) * a + bg.2 * inverse + 127) / 255)
+                    dst[i + 3] = 255
+                    i += 4
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// Decodes a JPEG from a growing buffer for ``JPEGCoder``. One per download.
+///
+/// Each decode starts over from the first byte (libjpeg's memory source cannot resume), so it
+/// runs only when it can show more: a progressive JPEG is decoded up to its last complete scan
+/// and only when another scan completed; a baseline JPEG whenever bytes were added.
+final class JPEGIncrementalDecoder: IncrementalImageDecoding {
+    private let options: ImageDecodeOptions
+    private var data = Data()
+    private var isFinal = false
+    /// The bytes the last decode was attempted on, and whether they were final.
+    private var attempt: (length: Int, isFinal: Bool)?
+    /// The last image decoded, and the error from the final data if it failed.
+    private var image: Image?
+    private var finalError: WebImageError?
+
+    init(options: ImageDecodeOptions) {
+        self.options = options
+    }
+
+    func update(_ data: Data, isFinal: Bool) {
+        self.data = data
+        self.isFinal = isFinal
+    }
+
+    func currentImage() throws -> Image? {
+        if isFinal {
+            if attempt?.length != data.count || attempt?.isFinal != true {
+                attempt = (data.count, true)
+                do {
+                    image = try JPEGCoder().decode(data, options: options)
+                    finalError = nil
+                } catch let error as WebImageError {
+                    finalError = error
+                }
+            }
+            if let finalError { throw finalError }
+            return image
+        }
+        let snapshot = data
+        return try snapshot.withUnsafeBytes { bytes in
+            let layout = JPEGMarkers.layout(of: bytes, throughScans: true)
+            guard layout.hasFirstScanHeader else { return image }
+            let usable: Int
+            if layout.hasEndOfImage {
+                usable = bytes.count
+            } else if layout.isProgressive {
+                // Only whole scans: a half-received scan would refine part of the picture.
+                guard layout.completeScans > 0 else { return image }
+                usable = layout.completeScansEnd
+            } else {
+                usable = bytes.count
+            }
+            guard attempt?.length != usable || attempt?.isFinal == true else { return image }
+            attempt = (usable, false)
+            let prefix = UnsafeRawBufferPointer(rebasing: bytes[..<usable])
+            do {
+                if let partial = try JPEGCoder.decode(prefix, options: options, partial: true) {
+                    image = partial
+                }
+            } catch let error as WebImageError {
+                // A limit violation will not go away with more data; anything else may be a
+                // cut in an awkward place, so keep the last good image until the data is final.
+                if case .imageTooLarge = error { throw error }
+            }
+            return image
+        }
+    }
+}

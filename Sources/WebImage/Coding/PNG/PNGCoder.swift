@@ -1,0 +1,106 @@
+import CWebImageShims
+import Foundation
+
+/// Decodes and encodes still PNG images with libpng (SDWebImage's PNG path through ImageIO).
+///
+/// Decoding gives RGBA8 with straight alpha for every colour type and bit depth: palettes and
+/// low bit depths are expanded, a tRNS chunk becomes alpha, gray is copied to RGB, and 16-bit
+/// samples keep their high byte (as Pillow does). **No gamma correction is applied**: the pixels
+/// are the stored sample values, so `gAMA`, `cHRM`, `sRGB` and `iCCP` are ignored. The EXIF
+/// orientation of an `eXIf` chunk is honoured. An APNG decodes as its default (first) image.
+///
+/// Truncated or corrupt data, a bad CRC on a critical chunk and too little image data are
+/// errors (``WebImageError/badImageData(_:)``), never a partial image.
+public struct PNGCoder: ImageCoding {
+    public init() {}
+
+    public func canDecode(_ data: Data) -> Bool {
+        data.starts(with: PNGChunkScan.signature)
+    }
+
+    public func canEncode(to format: ImageFormat) -> Bool {
+        format == .png
+    }
+
+    /// Size, alpha (alpha channel or tRNS) and `eXIf` orientation; `frameCount` is always 1.
+    /// No pixel limit applies: nothing is allocated for the pixels.
+    public func imageInfo(for data: Data) throws -> ImageInfo {
+        try withReader(data, options: nil) { _, header, orientation in
+            let swaps = orientation.swapsDimensions
+            return ImageInfo(
+                format: .png, width: swaps ? header.height : header.width,
+                height: swaps ? header.width : header.height, hasAlpha: header.hasAlpha,
+                orientation: orientation)
+        }
+    }
+
+    /// Decodes at full size, then resamples to the thumbnail size or byte limit if one applies
+    /// (``Image/isThumbnail``), then turns the pixels upright unless the options keep them.
+    public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
+        var (bitmap, header, orientation) = try withReader(data, options: options) { reader, header, orientation in
+            let bitmap = try ImageBitmap(width: header.width, height: header.height) { buffer in
+                if cwi_png_reader_decode_rgba(reader, buffer.baseAddress, buffer.count) != 0 {
+                    throw Self.readerError(reader)
+                }
+            }
+            return (bitmap, header, orientation)
+        }
+        let target = DecodeGeometry.targetSize(
+            storedSize: bitmap.size, orientation: orientation, frameCount: 1, options: options)
+        if let target {
+            bitmap = try bitmap.resampled(to: target)
+        }
+        if options.applyOrientation, orientation != .up {
+            bitmap = bitmap.applyingOrientation(orientation)
+            orientation = .up
+        }
+        return Image(
+            bitmap: bitmap, scale: options.scaleFactor >= 1 ? options.scaleFactor : 1,
+            orientation: orientation, format: .png, hasAlpha: header.hasAlpha,
+            isThumbnail: target != nil)
+    }
+
+    /// Opens `data` and reads the header. With decode `options`, enforces their pixel limit and a
+    /// plausible amount of image data. Then hands the reader (positioned at the first IDAT) to `body`.
+    private func withReader<T>(
+        _ data: Data, options: ImageDecodeOptions?,
+        _ body: (OpaquePointer, PNGHeader, ImageOrientation) throws -> T
+    ) throws -> T {
+        guard !data.isEmpty else { throw WebImageError.badImageData("the data is empty") }
+        guard canDecode(data) else { throw WebImageError.badImageData("the data is not a PNG (bad signature)") }
+        return try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> T in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let scan = PNGChunkScan(raw)
+            // No side of an image within the pixel limit can exceed the limit itself.
+            let maxPixelCount = options?.maxPixelCount ?? Int(Int32.max)
+            let maxSide = UInt32(clamping: min(max(maxPixelCount, 1), Int(Int32.max)))
+            guard let reader = cwi_png_reader_create(bytes.baseAddress, bytes.count, maxSide) else {
+                throw WebImageError.badImageData("PNG: out of memory")
+            }
+            defer { cwi_png_reader_destroy(reader) }
+            var cHeader = cwi_png_header()
+            if cwi_png_reader_read_header(reader, &cHeader) != 0 {
+                if let options, let size = scan.storedSize, size.isPositive {
+                    try DecodeGeometry.checkPixelLimit(width: size.width, height: size.height, options: options)
+                }
+                throw Self.readerError(reader)
+            }
+            let header = PNGHeader(cHeader)
+            if let options {
+                try DecodeGeometry.checkPixelLimit(width: header.width, height: header.height, options: options)
+            }
+            if options != nil, scan.idatIsTooShort(for: header) {
+                throw WebImageError.badImageData(
+                    "PNG: \(scan.idatByteCount) bytes of image data cannot hold \(header.width)x\(header.height) pixels (truncated or corrupt)"
+                )
+            }
+            let orientation = scan.exif.flatMap(EXIFOrientation.read(fromExifBlock:)) ?? .up
+            return try body(reader, header, orientation)
+        }
+    }
+
+    private static func readerError(_ reader: OpaquePointer) -> WebImageError {
+        let message = String(cString: cwi_png_reader_message(reader))
+        return .badImageData("PNG: \(message.isEmpty ? "unknown libpng error" : message)")
+    }
+}

@@ -1,0 +1,60 @@
+import CWebP
+import Foundation
+import Synchronization
+
+/// Decodes the frames of an animated WebP on demand (SDWebImageWebPCoder as an
+/// `SDAnimatedImageCoder`).
+///
+/// Sequential access costs one frame decode per frame; asking for an earlier frame restarts
+/// from the first. `@unchecked Sendable`: the only mutable state, the libwebp decoder, sits
+/// behind `state`'s `Mutex`; every other stored property is an immutable Sendable value.
+final class WebPAnimationProvider: AnimatedImageProvider, @unchecked Sendable {
+    let animatedImageData: Data
+    let frameCount: Int
+    let loopCount: Int
+    private let durations: [Double]
+    private let outputSize: PixelSize?
+    private let canvas: PixelSize
+    private let state: Mutex<WebPAnimationDecoder?>
+
+    /// A provider that opens its decoder on the first frame request.
+    init(data: Data, container: WebPContainer, outputSize: PixelSize?) {
+        animatedImageData = data
+        frameCount = container.frameCount
+        loopCount = container.loopCount
+        durations = container.durations
+        self.outputSize = outputSize
+        canvas = PixelSize(width: container.width, height: container.height)
+        state = Mutex(nil)
+    }
+
+    /// A provider that takes over an open decoder.
+    init(data: Data, container: WebPContainer, decoder: sending WebPAnimationDecoder) {
+        animatedImageData = data
+        frameCount = container.frameCount
+        loopCount = container.loopCount
+        durations = container.durations
+        outputSize = decoder.outputSize
+        canvas = decoder.canvas
+        state = Mutex(decoder)
+    }
+
+    func duration(at index: Int) -> Double {
+        durations.indices.contains(index) ? durations[index] : 0
+    }
+
+    func frame(at index: Int) throws -> ImageBitmap {
+        try state.withLock { decoder in
+            if decoder == nil {
+                decoder = try WebPAnimationDecoder(data: animatedImageData, outputSize: outputSize)
+            }
+            return try decoder!.frame(at: index)
+        }
+    }
+
+    /// The two canvases libwebp keeps while the decoder is open; frames handed out are the
+    /// caller's.
+    var heldByteCount: Int {
+        state.withLock { $0 == nil ? 0 : $0!.heldByteCount }
+    }
+}

@@ -1,0 +1,43 @@
+import CWebP
+import Foundation
+
+extension WebPCoder {
+    /// Decodes an animated WebP: the first frame only, every frame up front, or a lazy provider.
+    func decodeAnimation(
+        _ data: Data, canvas: PixelSize, scale: Double, options: ImageDecodeOptions
+    ) throws -> Image {
+        let container = try data.withUnsafeBytes { try WebPContainer(bytes: $0) }
+        let target = DecodeGeometry.targetSize(
+            storedSize: canvas, orientation: .up, frameCount: container.frameCount, options: options)
+        let out = target ?? canvas
+        let decoder = try WebPAnimationDecoder(data: data, outputSize: target)
+
+        if options.firstFrameOnly {
+            let bitmap = try decoder.frame(at: 0)
+            return Image(
+                bitmap: bitmap, scale: scale, format: .webp, hasAlpha: container.hasAlpha, isThumbnail: target != nil)
+        }
+
+        let (frameBytes, overflow) = out.pixelCount.multipliedReportingOverflow(by: 4)
+        let (total, overflow2) = frameBytes.multipliedReportingOverflow(by: container.frameCount)
+        let eager = !options.lazyAnimatedFrames && !overflow && !overflow2 && total <= options.maxAnimationByteCount
+        let animation: ImageAnimation
+        let poster: ImageBitmap
+        if eager {
+            var frames: [ImageFrame] = []
+            frames.reserveCapacity(container.frameCount)
+            for index in 0..<container.frameCount {
+                frames.append(ImageFrame(bitmap: try decoder.frame(at: index), duration: container.durations[index]))
+            }
+            poster = frames[0].bitmap
+            animation = ImageAnimation(frames: frames, loopCount: container.loopCount)
+        } else {
+            let provider = WebPAnimationProvider(data: data, container: container, decoder: decoder)
+            poster = try provider.frame(at: 0)
+            animation = ImageAnimation(provider: provider)
+        }
+        return Image(
+            bitmap: poster, scale: scale, format: .webp, animation: animation, hasAlpha: container.hasAlpha,
+            isThumbnail: target != nil)
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+
+@testable import WebImage
+
+@Suite("webimage info and convert", .serialized)
+struct InfoAndConvertCommandTests {
+    @Test("info --json prints the contract's keys with the header's values for every fixture")
+    func infoJSONOnEveryFixture() throws {
+        for path in try HostileInputSweepTests.intactFixtures() {
+            let file = Fixtures.directory.appendingPathComponent(path).path
+            let result = try CommandRunner.run(["info", file, "--json"])
+            try #require(result.status == 0, "\(path): \(result.standardError)")
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            #expect(
+                Set(object.keys)
+                    == ["format", "width", "height", "frameCount", "loopCount", "hasAlpha", "orientation", "byteCount"])
+            let data = try Fixtures.data(path)
+            let info = try ImageCodersManager.shared.imageInfo(for: data)
+            #expect(object["format"] as? String == info.format.name)
+            #expect(object["width"] as? Int == info.width)
+            #expect(object["height"] as? Int == info.height)
+            #expect(object["frameCount"] as? Int == info.frameCount)
+            #expect(object["loopCount"] as? Int == info.loopCount)
+            #expect(object["hasAlpha"] as? Bool == info.hasAlpha)
+            #expect(object["orientation"] as? Int == info.orientation.rawValue)
+            #expect(object["byteCount"] as? Int == data.count)
+        }
+    }
+
+    @Test("convert writes every fixture as PNG with upright pixels equal to an in-process decode")
+    func convertEveryFixtureToPNG() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for path in try HostileInputSweepTests.intactFixtures() {
+            let output = directory.appendingPathComponent(UUID().uuidString + ".png")
+            let result = try CommandRunner.run([
+                "convert", Fixtures.directory.appendingPathComponent(path).path, output.path,
+            ])
+            try #require(result.status == 0, "\(path): \(result.standardError)")
+            let written = try ImageCodersManager.shared.decode(Data(contentsOf: output), options: ImageDecodeOptions())
+            let expected = try ImageCodersManager.shared.decode(try Fixtures.data(path), options: ImageDecodeOptions())
+            #expect(written.format == .png)
+            #expect(written.bitmap == expected.bitmap, "\(path)")
+        }
+    }
+
+    @Test("convert keeps animations when the output format can hold them")
+    func convertKeepsFrames() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let animated = try HostileInputSweepTests.intactFixtures().filter {
+            ((try? ImageCodersManager.shared.imageInfo(for: Fixtures.data($0)).frameCount) ?? 1) > 1
+        }
+        #expect(!animated.isEmpty)
+        for path in animated {
+            let source = try ImageCodersManager.shared.imageInfo(for: Fixtures.data(path))
+            for ext in ["gif", "webp"] {
+                let output = directory.appendingPathComponent(UUID().uuidString + "." + ext)
+                let result = try CommandRunner.run([
+                    "convert", Fixtures.directory.appendingPathComponent(path).path, output.path,
+                ])
+                try #require(result.status == 0, "\(path) → \(ext): \(result.standardError)")
+                let info = try ImageCodersManager.shared.imageInfo(for: Data(contentsOf: output))
+                #expect(info.frameCount == source.frameCount, "\(path) → \(ext)")
+                #expect(info.loopCount == source.loopCount, "\(path) → \(ext)")
+            }
+            let still = directory.appendingPathComponent(UUID().uuidString + ".webp")
+            let result = try CommandRunner.run(
+                ["convert", Fixtures.directory.appendingPathComponent(path).path, still.path, "--first-frame"])
+            try #require(result.status == 0, "\(result.standardError)")
+            #expect(try ImageCodersManager.shared.imageInfo(for: Data(contentsOf: still)).frameCount == 1)
+        }
+    }
+
+    @Test("convert --thumbnail fits the box and --format overrides the extension")
+    func thumbnailAndFormat() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = try #require(try HostileInputSweepTests.intactFixtures().first { $0.hasPrefix("jpeg/") })
+        let info = try ImageCodersManager.shared.imageInfo(for: Fixtures.data(source))
+        let output = directory.appendingPathComponent("thumb.bin")
+        let result = try CommandRunner.run(
+            [
+                "convert", Fixtures.directory.appendingPathComponent(source).path, output.path,
+                "--thumbnail", "16x16", "--format", "webp", "--quality", "0.8",
+            ])
+        try #require(result.status == 0, "\(result.standardError)")
+        let written = try ImageCodersManager.shared.imageInfo(for: Data(contentsOf: output))
+        #expect(written.format == .webp)
+        let expected = DecodeGeometry.scaledSize(
+            PixelSize(width: info.width, height: info.height), fitting: PixelSize(width: 16, height: 16),
+            preserveAspectRatio: true, shouldScaleUp: false)
+        #expect(PixelSize(width: written.width, height: written.height) == expected)
+    }
+
+    @Test(
+        "Failures exit non-zero with one 'error:' line",
+        arguments: [
+            ["info", "/nonexistent/file.png"],
+            ["info", "/etc/hostname"],
+            ["convert", "/etc/hostname", "/tmp/out.png"],
+            ["convert", "in.png", "out.unknown"],
+            ["convert", "in.png", "out.png", "--quality", "2"],
+            ["convert", "in.png", "out.png", "--thumbnail", "0x10"],
+            ["convert", "in.png", "out.png", "--resize", "10x10"],
+            ["info", "http://127.0.0.1:9/x.png"],
+            ["frobnicate"],
+        ])
+    func failuresAreOneErrorLine(arguments: [String]) throws {
+        let result = try CommandRunner.run(arguments)
+        #expect(result.status != 0)
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.count == 1, "stderr: \(result.standardError)")
+        #expect(lines.first?.hasPrefix("error: ") == true, "stderr: \(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+    }
+}
