@@ -1,0 +1,58 @@
+import Foundation
+
+extension GIFCoder {
+    /// Decodes every frame composited onto the full canvas, or only the first with
+    /// ``ImageDecodeOptions/firstFrameOnly`` (a still image). A GIF of one frame is a still image.
+    ///
+    /// Frames are decoded up front while `frames × output bytes` stays within
+    /// ``ImageDecodeOptions/maxAnimationByteCount`` and ``ImageDecodeOptions/lazyAnimatedFrames``
+    /// is off; otherwise the animation is backed by a ``GIFAnimatedImageProvider``. With a
+    /// thumbnail size or byte limit every frame is resampled and the image is a thumbnail.
+    public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
+        try decode(GIFContainer.parse(data), data: data, options: options)
+    }
+
+    func decode(_ container: GIFContainer, data: Data, options: ImageDecodeOptions) throws -> Image {
+        try DecodeGeometry.checkPixelLimit(width: container.width, height: container.height, options: options)
+        let canvasSize = PixelSize(width: container.width, height: container.height)
+        let frameCount = options.firstFrameOnly ? 1 : container.frames.count
+        let target = DecodeGeometry.targetSize(
+            storedSize: canvasSize, orientation: .up, frameCount: frameCount, options: options)
+        let scale = max(1, options.scaleFactor)
+
+        func image(_ poster: ImageBitmap, _ animation: ImageAnimation?) -> Image {
+            Image(
+                bitmap: poster, scale: scale, format: .gif, animation: animation,
+                hasAlpha: container.hasAlpha, isThumbnail: target != nil)
+        }
+
+        if frameCount == 1 {
+            var compositor = GIFCompositor(container: container, maxPixelCount: options.maxPixelCount)
+            try compositor.renderNext(from: data)
+            return image(try Self.output(compositor.bitmap, size: target), nil)
+        }
+
+        let outputSize = target ?? canvasSize
+        let (total, overflow) = outputSize.pixelCount.multipliedReportingOverflow(by: 4 * frameCount)
+        if options.lazyAnimatedFrames || overflow || total > options.maxAnimationByteCount {
+            let provider = try GIFAnimatedImageProvider(data: data, container: container, options: options)
+            return image(try provider.frame(at: 0), ImageAnimation(provider: provider))
+        }
+
+        var compositor = GIFCompositor(container: container, maxPixelCount: options.maxPixelCount)
+        var frames: [ImageFrame] = []
+        frames.reserveCapacity(frameCount)
+        for frame in container.frames {
+            try compositor.renderNext(from: data)
+            frames.append(
+                ImageFrame(bitmap: try Self.output(compositor.bitmap, size: target), duration: frame.duration))
+        }
+        return image(frames[0].bitmap, ImageAnimation(frames: frames, loopCount: container.loopCount))
+    }
+
+    /// The canvas at the output size.
+    static func output(_ canvas: ImageBitmap, size: PixelSize?) throws -> ImageBitmap {
+        guard let size else { return canvas }
+        return try canvas.resampled(to: size)
+    }
+}

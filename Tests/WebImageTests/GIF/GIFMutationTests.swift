@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+@testable import WebImage
+
+@Suite("GIF mutated input")
+struct GIFMutationTests {
+    /// A small deterministic generator so failures reproduce.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test("fixtures with random bytes changed decode or throw WebImageError: eager, lazy and partial")
+    func mutatedFixtures() throws {
+        var random = SplitMix(state: 42)
+        var options = ImageDecodeOptions()
+        options.maxPixelCount = 1 << 16
+        var lazyOptions = options
+        lazyOptions.lazyAnimatedFrames = true
+        for name in ["static", "disposal_previous", "interlaced", "local_palette", "pillow_noise"] {
+            let original = [UInt8](try Fixtures.data("gif/\(name).gif"))
+            for _ in 0..<150 {
+                var bytes = original
+                for _ in 0..<Int.random(in: 1...6, using: &random) {
+                    bytes[Int.random(in: 6..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+                }
+                let data = Data(bytes)
+                do {
+                    let image = try GIFCoder().decode(data, options: options)
+                    let lazy = try GIFCoder().decode(data, options: lazyOptions)
+                    #expect(try lazy.animation?.allFrames() == (try image.animation?.allFrames()))
+                } catch {
+                    #expect(error is WebImageError)
+                }
+                let incremental = GIFCoder().makeIncrementalDecoder(options: options)
+                incremental.update(data.prefix(Int.random(in: 0...data.count, using: &random)), isFinal: false)
+                do {
+                    _ = try incremental.currentImage()
+                } catch {
+                    #expect(error is WebImageError)
+                }
+            }
+        }
+    }
+}
