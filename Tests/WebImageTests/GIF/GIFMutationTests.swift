@@ -5,21 +5,9 @@ import Testing
 
 @Suite("GIF mutated input")
 struct GIFMutationTests {
-    /// A small deterministic generator so failures reproduce.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("fixtures with random bytes changed decode or throw WebImageError: eager, lazy and partial")
     func mutatedFixtures() throws {
-        var random = SplitMix(state: 42)
+        var random = SplitMix64(state: 42)
         var options = ImageDecodeOptions()
         options.maxPixelCount = 1 << 16
         var lazyOptions = options
