@@ -52,9 +52,8 @@ private func digest(_ image: Image) throws -> RunOutput {
     var checksum = 0
     for bitmap in bitmaps {
         let pixels = bitmap.pixels
-        for index in [0, pixels.count / 2, pixels.count - 4] where index >= 0 && index + 3 < pixels.count {
-            checksum &+= Int(pixels[index]) &+ Int(pixels[index + 1]) &+ Int(pixels[index + 2])
-                &+ Int(pixels[index + 3])
+        for index in [0, pixels.count / 8 * 4, pixels.count - 4] where index >= 0 {
+            checksum &+= pixels[index..<index + 4].reduce(0) { $0 &+ Int($1) }
         }
     }
     return RunOutput(checksum: checksum, shape: "\(image.width)x\(image.height)x\(bitmaps.count)")
