@@ -9,6 +9,8 @@ import json
 import statistics
 import sys
 
+NOISY_SPREAD = 1.25
+
 
 def load(path):
     sides = {}
@@ -34,6 +36,12 @@ def pooled(results):
     return statistics.median(samples), results[0].get("output"), tool
 
 
+def round_spread(results):
+    """Slowest over fastest round median: far above 1 means the machine's load changed."""
+    medians = [r["median_ms"] for r in results if r.get("median_ms")]
+    return max(medians) / min(medians) if len(medians) > 1 else 1.0
+
+
 def main(path, cases):
     sides = load(path)
     rows, notes, tools, failed = [], [], set(), False
@@ -49,6 +57,10 @@ def main(path, cases):
                      f"{peer:.2f}" if peer_ok else f"peer: {peer}", ratio])
         if ours_ok and peer_ok and ours_shape != peer_shape:
             notes.append(f"{name}: outputs differ (ours {ours_shape}, peer {peer_shape})")
+        for side in ("ours", "peer"):
+            spread = round_spread(sides.get((name, side), []))
+            if spread > NOISY_SPREAD:
+                notes.append(f"{name}: {side} rounds differ by {spread:.1f}x (busy machine?): re-run")
     header = ["case", "ours ms", "peer ms", "ratio"]
     widths = [max(len(row[i]) for row in rows + [header]) for i in range(4)]
 
