@@ -9,7 +9,7 @@ import json
 import statistics
 import sys
 
-NOISY_SPREAD = 1.25
+NOISY_SPREAD = 1.5
 
 
 def load(path):
