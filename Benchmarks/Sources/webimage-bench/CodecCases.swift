@@ -1,0 +1,60 @@
+import Foundation
+import WebImage
+
+/// Decoding cases: bytes already in memory → RGBA8 through `ImageCodersManager.shared`, the path
+/// users get. Each is mirrored by the case of the same name in Benchmarks/peers/pillow_bench.py.
+let codecCases: [BenchCase] = [
+    decodeCase(
+        "jpeg-decode", input: "photo.jpg",
+        summary: "4000x3000 q85 JPEG, full decode to RGBA"),
+    decodeCase(
+        "jpeg-thumb", input: "photo.jpg", thumbnail: PixelSize(width: 500, height: 375),
+        summary: "4000x3000 JPEG to a 500x375 thumbnail (exactly the 1/8 DCT size: no resampling)"),
+    decodeCase(
+        "jpeg-thumb-resample", input: "photo.jpg", thumbnail: PixelSize(width: 400, height: 300),
+        summary: "4000x3000 JPEG to a 400x300 thumbnail (1/8 DCT decode to 500x375, then resample)"),
+    decodeCase(
+        "png-decode", input: "rgba.png",
+        summary: "1024x1024 RGBA PNG, full decode"),
+    decodeCase(
+        "gif-decode", input: "anim.gif",
+        summary: "480x360 GIF, all 20 frames decoded and composited"),
+    decodeCase(
+        "webp-decode", input: "still.webp",
+        summary: "2000x1500 lossy q80 WebP, decode to RGBA"),
+    decodeCase(
+        "webp-anim-decode", input: "anim.webp",
+        summary: "480x360 lossy q80 animated WebP, all 20 frames decoded to full-canvas RGBA"),
+]
+
+/// A case that decodes the input file `input` with the default options plus `thumbnail`, and
+/// touches every frame of an animation (decoding it if the coder chose lazy frames).
+private func decodeCase(
+    _ name: String, input: String, thumbnail: PixelSize = .zero, summary: String
+) -> BenchCase {
+    let options = {
+        var options = ImageDecodeOptions()
+        options.thumbnailPixelSize = thumbnail
+        return options
+    }()
+    return BenchCase(name, summary: summary) { context in
+        let data = try context.input(input)
+        return {
+            let image = try ImageCodersManager.shared.decode(data, options: options)
+            return try digest(image)
+        }
+    }
+}
+
+/// Sums a few bytes of every frame (first, middle and last pixel) and describes the shape.
+private func digest(_ image: Image) throws -> RunOutput {
+    let bitmaps = try image.animation?.allFrames().map(\.bitmap) ?? [image.bitmap]
+    var checksum = 0
+    for bitmap in bitmaps {
+        let pixels = bitmap.pixels
+        for index in [0, pixels.count / 8 * 4, pixels.count - 4] where index >= 0 {
+            checksum &+= pixels[index..<index + 4].reduce(0) { $0 &+ Int($1) }
+        }
+    }
+    return RunOutput(checksum: checksum, shape: "\(image.width)x\(image.height)x\(bitmaps.count)")
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// One case's result, printed as one JSON line (the format Benchmarks/peers/pillow_bench.py
+/// prints too, so scripts/bench reads both the same way).
+struct CaseResult: Encodable {
+    let `case`: String
+    let side: String
+    let tool: String
+    var warmup = 0
+    var runs = 0
+    var medianMs: Double?
+    var minMs: Double?
+    var samplesMs: [Double]?
+    var output: String?
+    var checksum: Int?
+    var error: String?
+
+    enum CodingKeys: String, CodingKey {
+        case `case`, side, tool, warmup, runs, output, checksum, error
+        case medianMs = "median_ms"
+        case minMs = "min_ms"
+        case samplesMs = "samples_ms"
+    }
+
+    var jsonLine: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self), let line = String(data: data, encoding: .utf8) else {
+            return #"{"case":"\#(self.case)","side":"\#(side)","error":"cannot encode the result"}"#
+        }
+        return line
+    }
+}
+
+/// Runs `benchCase`: its setup once, `warmup` untimed runs, then `runs` timed runs.
+/// Never throws: a failure anywhere becomes the result's `error`.
+func measure(_ benchCase: BenchCase, context: BenchContext, warmup: Int, runs: Int) -> CaseResult {
+    var result = CaseResult(case: benchCase.name, side: "ours", tool: "webimage")
+    result.warmup = warmup
+    result.runs = runs
+    do {
+        let body = try benchCase.setup(context)
+        var checksum = 0
+        var shape = ""
+        for _ in 0..<warmup {
+            let output = try body()
+            checksum &+= output.checksum
+            shape = output.shape
+        }
+        let clock = ContinuousClock()
+        var samples: [Double] = []
+        samples.reserveCapacity(runs)
+        for _ in 0..<runs {
+            let start = clock.now
+            let output = try body()
+            let elapsed = clock.now - start
+            samples.append(milliseconds(elapsed))
+            checksum &+= output.checksum
+            shape = output.shape
+        }
+        let sorted = samples.sorted()
+        result.samplesMs = samples.map(rounded)
+        result.medianMs = sorted.isEmpty ? nil : rounded(median(sorted))
+        result.minMs = sorted.first.map(rounded)
+        result.output = shape
+        result.checksum = checksum
+    } catch {
+        result.error = "\(error)"
+    }
+    return result
+}
+
+private func milliseconds(_ duration: Duration) -> Double {
+    let (seconds, attoseconds) = duration.components
+    return Double(seconds) * 1_000 + Double(attoseconds) / 1e15
+}
+
+private func median(_ sorted: [Double]) -> Double {
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+private func rounded(_ value: Double) -> Double {
+    (value * 1_000).rounded() / 1_000
+}

@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Writes the benchmark inputs into Benchmarks/inputs/ (git-ignored), deterministically.
+
+Every image comes from numpy generators with fixed seeds, encoded by Pillow. A manifest
+(inputs/manifest.json) records the generator version and each file's size and SHA-256; when
+every file still matches it, nothing is regenerated. Bump GENERATOR_VERSION after changing
+what an image looks like.
+
+Usage: make_inputs.py [--out DIR] [--force]
+"""
+import argparse
+import hashlib
+import io
+import json
+import pathlib
+import sys
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+GENERATOR_VERSION = 4
+HERE = pathlib.Path(__file__).resolve().parent
+
+ANIM_SIZE = (480, 360)
+ANIM_FRAMES = 20
+ANIM_FRAME_MS = 80
+
+
+def smooth_field(rng, width, height, cells, channels):
+    """Random low-resolution blobs upscaled bicubically: large soft shapes, float32 0...255."""
+    grid = rng.uniform(0, 255, size=(cells[1], cells[0], channels)).astype(np.uint8)
+    mode = "RGB" if channels == 3 else "L"
+    small = Image.fromarray(grid if channels == 3 else grid[:, :, 0], mode)
+    big = small.resize((width, height), Image.Resampling.BICUBIC)
+    return np.asarray(big, dtype=np.float32).reshape(height, width, channels)
+
+
+def photo_like(seed, width, height, noise_sigma):
+    """Gradients + upscaled blobs + Gaussian noise: a photo's statistics, so that entropy
+    decoding does realistic work (a flat synthetic image would decode unrealistically fast)."""
+    rng = np.random.default_rng(seed)
+    y = np.linspace(0, 1, height, dtype=np.float32)[:, None]
+    x = np.linspace(0, 1, width, dtype=np.float32)[None, :]
+    channels = [200 * x + 30 * y, 60 + 140 * y + 0 * x, 220 - 160 * x * y]
+    gradient = np.stack(channels, axis=-1)
+    blobs = smooth_field(rng, width, height, (40, 30), 3)
+    image = 0.55 * gradient + 0.45 * blobs
+    image += rng.normal(0, noise_sigma, size=image.shape).astype(np.float32)
+    return np.clip(image, 0, 255).astype(np.uint8)
+
+
+def make_photo_jpg():
+    rgb = photo_like(seed=1, width=4000, height=3000, noise_sigma=12)
+    return encode(Image.fromarray(rgb, "RGB"), "JPEG", quality=85)
+
+
+def make_rgba_png():
+    rgb = photo_like(seed=2, width=1024, height=1024, noise_sigma=6)
+    rng = np.random.default_rng(3)
+    y, x = np.mgrid[0:1024, 0:1024].astype(np.float32)
+    radial = 255 - np.hypot(x - 512, y - 512) * (255 / 724)
+    alpha = np.clip(0.7 * radial + 0.3 * smooth_field(rng, 1024, 1024, (8, 8), 1)[:, :, 0], 0, 255)
+    rgba = np.dstack([rgb, alpha.astype(np.uint8)])
+    return encode(Image.fromarray(rgba, "RGBA"), "PNG")
+
+
+def make_still_webp():
+    rgb = photo_like(seed=4, width=2000, height=1500, noise_sigma=8)
+    return encode(Image.fromarray(rgb, "RGB"), "WEBP", quality=80)
+
+
+def animation_frames():
+    """20 palette frames: a static banded background, moving discs and a flickering noisy
+    patch, so each frame changes only in part (GIF sub-frames, disposal and compositing)."""
+    width, height = ANIM_SIZE
+    rng = np.random.default_rng(5)
+    ramp = np.linspace(0, 1, 240, dtype=np.float32)
+    hues = np.stack([128 + 127 * np.sin(6.3 * ramp), 128 + 127 * np.sin(6.3 * ramp + 2.1),
+                     128 + 127 * np.sin(6.3 * ramp + 4.2)], axis=-1)
+    grey = np.repeat(np.linspace(0, 255, 16, dtype=np.float32)[:, None], 3, axis=1)
+    palette = np.concatenate([grey, hues]).astype(np.uint8)
+    field = smooth_field(rng, width, height, (6, 5), 1)[:, :, 0]
+    bands = np.clip(field * (30 / 256), 0, 29).astype(np.uint8)  # flat bands, as in drawn art
+    background = 16 + bands * 8
+    frames = []
+    for i in range(ANIM_FRAMES):
+        frame = Image.fromarray(background.copy(), "P")
+        frame.putpalette(palette.tobytes())
+        draw = ImageDraw.Draw(frame)
+        for disc in range(5):
+            cx = (40 + disc * 90 + i * 14) % (width + 60) - 30
+            cy = 60 + disc * 55 + int(30 * np.sin((i + disc) * 0.6))
+            draw.ellipse([cx - 28, cy - 28, cx + 28, cy + 28], fill=2 + disc * 3)
+        patch = rng.integers(0, 16, size=(60, 80), dtype=np.uint8)
+        frame.paste(Image.fromarray(patch, "P"), (380, 280))
+        frames.append(frame)
+    return frames
+
+
+def make_anim_gif():
+    frames = animation_frames()
+    return encode(frames[0], "GIF", save_all=True, append_images=frames[1:],
+                  duration=ANIM_FRAME_MS, loop=0)
+
+
+def make_anim_webp():
+    frames = [frame.convert("RGB") for frame in animation_frames()]
+    return encode(frames[0], "WEBP", save_all=True, append_images=frames[1:],
+                  duration=ANIM_FRAME_MS, loop=0, quality=80)
+
+
+def encode(image, fmt, **params):
+    buffer = io.BytesIO()
+    image.save(buffer, fmt, **params)
+    return buffer.getvalue()
+
+
+INPUTS = {
+    "photo.jpg": make_photo_jpg,
+    "rgba.png": make_rgba_png,
+    "anim.gif": make_anim_gif,
+    "still.webp": make_still_webp,
+    "anim.webp": make_anim_webp,
+}
+
+
+def digest(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def up_to_date(out_dir, manifest):
+    if manifest.get("generator") != GENERATOR_VERSION:
+        return False
+    files = manifest.get("files", {})
+    for name in INPUTS:
+        path = out_dir / name
+        entry = files.get(name)
+        if not entry or not path.is_file() or path.stat().st_size != entry["size"]:
+            return False
+        if digest(path) != entry["sha256"]:
+            return False
+    return True
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=pathlib.Path, default=HERE / "inputs")
+    parser.add_argument("--force", action="store_true", help="regenerate even if up to date")
+    args = parser.parse_args()
+    out_dir = args.out
+    out_dir.mkdir(parents=True, exist_ok=True)
+    manifest_path = out_dir / "manifest.json"
+    try:
+        manifest = json.loads(manifest_path.read_text())
+    except (OSError, ValueError):
+        manifest = {}
+    if not args.force and up_to_date(out_dir, manifest):
+        print(f"inputs up to date in {out_dir}", file=sys.stderr)
+        return
+    files = {}
+    for name, make in INPUTS.items():
+        data = make()
+        (out_dir / name).write_bytes(data)
+        files[name] = {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+        print(f"wrote {name}: {len(data) / 1024:.0f} KiB", file=sys.stderr)
+    import PIL
+    manifest = {"generator": GENERATOR_VERSION, "pillow": PIL.__version__, "files": files}
+    manifest_path.write_text(json.dumps(manifest, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Pillow's side of the benchmark cases: the same inputs, decoded from bytes in memory.
+
+Prints one JSON line per case in the format webimage-bench prints (median_ms, min_ms,
+samples_ms, output = WxHxFRAMES), so scripts/bench reads both sides the same way.
+
+Usage: pillow_bench.py [--case NAME]... [--filter S] [--runs N] [--warmup N] [--inputs DIR] [--list]
+Exit status: 0 if every selected case ran, 1 if one failed, 2 for a usage error.
+"""
+import argparse
+import io
+import json
+import pathlib
+import sys
+import time
+
+import PIL
+from PIL import Image
+
+HERE = pathlib.Path(__file__).resolve().parent
+CASES = {}
+
+
+def case(name, input_name):
+    """Registers `setup(data) -> body` under `name`; `body()` returns (checksum, list of RGBA images)."""
+    def register(setup):
+        CASES[name] = (input_name, setup)
+        return setup
+    return register
+
+
+def still(convert):
+    """A body that opens the bytes and returns the one RGBA image `convert(image)` makes."""
+    def setup(data):
+        return lambda: [convert(Image.open(io.BytesIO(data)))]
+    return setup
+
+
+@case("jpeg-decode", "photo.jpg")
+def jpeg_decode(data):
+    return still(lambda im: im.convert("RGBA"))(data)
+
+
+def jpeg_thumbnail(size):
+    """draft() picks libjpeg's DCT scale (1/8 here), as our decoder does; resize only if the
+    DCT size is not already the target (then with Lanczos, as our resampler)."""
+    def convert(im):
+        im.draft("RGB", size)
+        im = im.convert("RGBA")
+        if im.size != size:
+            im = im.resize(size, Image.Resampling.LANCZOS)
+        return im
+    return still(convert)
+
+
+@case("jpeg-thumb", "photo.jpg")
+def jpeg_thumb(data):
+    return jpeg_thumbnail((500, 375))(data)
+
+
+@case("jpeg-thumb-resample", "photo.jpg")
+def jpeg_thumb_resample(data):
+    return jpeg_thumbnail((400, 300))(data)
+
+
+@case("png-decode", "rgba.png")
+def png_decode(data):
+    return still(lambda im: im.convert("RGBA"))(data)
+
+
+def every_frame(data):
+    """Seeks every frame (Pillow composites GIF and WebP frames onto the canvas) to RGBA."""
+    def body():
+        im = Image.open(io.BytesIO(data))
+        frames = []
+        for index in range(im.n_frames):
+            im.seek(index)
+            frames.append(im.convert("RGBA"))
+        return frames
+    return body
+
+
+@case("gif-decode", "anim.gif")
+def gif_decode(data):
+    return every_frame(data)
+
+
+@case("webp-decode", "still.webp")
+def webp_decode(data):
+    return still(lambda im: im.convert("RGBA"))(data)
+
+
+@case("webp-anim-decode", "anim.webp")
+def webp_anim_decode(data):
+    return every_frame(data)
+
+
+def digest(frames):
+    """Sums the first, middle and last pixel of every frame; describes the shape."""
+    checksum = 0
+    for frame in frames:
+        width, height = frame.size
+        for x, y in ((0, 0), (width // 2, height // 2), (width - 1, height - 1)):
+            checksum += sum(frame.getpixel((x, y)))
+    width, height = frames[0].size
+    return checksum, f"{width}x{height}x{len(frames)}"
+
+
+def measure(name, inputs, warmup, runs):
+    input_name, setup = CASES[name]
+    result = {"case": name, "side": "peer", "tool": f"pillow {PIL.__version__}",
+              "warmup": warmup, "runs": runs}
+    try:
+        body = setup((inputs / input_name).read_bytes())
+        checksum, shape = 0, ""
+        for _ in range(warmup):
+            part, shape = digest(body())
+            checksum += part
+        samples = []
+        for _ in range(runs):
+            start = time.perf_counter_ns()
+            frames = body()
+            samples.append((time.perf_counter_ns() - start) / 1e6)
+            part, shape = digest(frames)
+            checksum += part
+        ordered = sorted(samples)
+        middle = len(ordered) // 2
+        median = ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+        result.update(median_ms=round(median, 3), min_ms=round(ordered[0], 3),
+                      samples_ms=[round(s, 3) for s in samples], output=shape, checksum=checksum)
+    except Exception as error:  # a failed case is reported, never fatal to the others
+        result["error"] = f"{type(error).__name__}: {error}"
+    return result
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--case", action="append", default=[], dest="names")
+    parser.add_argument("--filter", default="")
+    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--inputs", type=pathlib.Path, default=HERE.parent / "inputs")
+    parser.add_argument("--list", action="store_true")
+    args = parser.parse_args()
+    unknown = [name for name in args.names if name not in CASES]
+    if unknown or args.runs < 1 or args.warmup < 0:
+        print(f"error: no Pillow case named {', '.join(unknown)}" if unknown
+              else "error: --runs must be at least 1 and --warmup at least 0", file=sys.stderr)
+        return 2
+    names = [name for name in CASES
+             if (not args.names or name in args.names) and args.filter in name]
+    if args.list:
+        for name in names:
+            print(json.dumps({"case": name, "input": CASES[name][0]}))
+        return 0
+    failed = False
+    for name in names:
+        result = measure(name, args.inputs, args.warmup, args.runs)
+        failed = failed or "error" in result
+        print(json.dumps(result, sort_keys=True), flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
