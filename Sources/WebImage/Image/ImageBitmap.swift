@@ -55,6 +55,7 @@ public struct ImageBitmap: Sendable, Equatable {
         self.height = height
         let count = width * height * 4
         self.pixels = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            HugePageAdvice.advise(buffer)
             try body(buffer)
             initialized = count
         }

@@ -81,6 +81,17 @@ struct ResamplingContributions {
         self.weights = weights
         self.maxCount = maxCount
     }
+
+    /// Runs `body` with unchecked views of the tables (the hot loops index them per pixel).
+    func withBuffers<R>(
+        _ body: (UnsafeBufferPointer<Int>, UnsafeBufferPointer<Int>, UnsafeBufferPointer<Float>, Int) -> R
+    ) -> R {
+        starts.withUnsafeBufferPointer { starts in
+            counts.withUnsafeBufferPointer { counts in
+                weights.withUnsafeBufferPointer { weights in body(starts, counts, weights, maxCount) }
+            }
+        }
+    }
 }
 
 extension ImageBitmap {
@@ -96,11 +107,13 @@ extension ImageBitmap {
         let outWidth = size.width
         let srcWidth = width
         let srcHeight = height
-        // Pass 1: rows → premultiplied floats, outWidth × srcHeight.
+        // Opaque images (every JPEG) skip the premultiply and un-premultiply work.
+        let opaque = !containsTransparency
+        // Pass 1: rows → floats (premultiplied when there is transparency), outWidth × srcHeight.
         var middle = [Float](repeating: 0, count: outWidth * srcHeight * 4)
         pixels.withUnsafeBufferPointer { src in
             middle.withUnsafeMutableBufferPointer { mid in
-                horizontal.weights.withUnsafeBufferPointer { weights in
+                horizontal.withBuffers { starts, counts, weights, maxCount in
                     for y in 0..<srcHeight {
                         let srcRow = y * srcWidth * 4
                         let midRow = y * outWidth * 4
@@ -109,17 +122,26 @@ extension ImageBitmap {
                             var g: Float = 0
                             var b: Float = 0
                             var a: Float = 0
-                            let start = horizontal.starts[x]
-                            let wBase = x * horizontal.maxCount
-                            for k in 0..<horizontal.counts[x] {
-                                let w = weights[wBase + k]
-                                let p = srcRow + (start + k) * 4
-                                let alpha = Float(src[p + 3])
-                                let wa = w * alpha
-                                r += Float(src[p]) * wa
-                                g += Float(src[p + 1]) * wa
-                                b += Float(src[p + 2]) * wa
-                                a += wa
+                            let first = srcRow + starts[x] * 4
+                            let wBase = x * maxCount
+                            if opaque {
+                                for k in 0..<counts[x] {
+                                    let w = weights[wBase + k]
+                                    let p = first + k * 4
+                                    r += Float(src[p]) * w
+                                    g += Float(src[p + 1]) * w
+                                    b += Float(src[p + 2]) * w
+                                }
+                                a = 255
+                            } else {
+                                for k in 0..<counts[x] {
+                                    let p = first + k * 4
+                                    let wa = weights[wBase + k] * Float(src[p + 3])
+                                    r += Float(src[p]) * wa
+                                    g += Float(src[p + 1]) * wa
+                                    b += Float(src[p + 2]) * wa
+                                    a += wa
+                                }
                             }
                             let o = midRow + x * 4
                             mid[o] = r
@@ -131,28 +153,32 @@ extension ImageBitmap {
                 }
             }
         }
-        // Pass 2: columns, then un-premultiply into bytes.
+        // Pass 2: columns, then (with transparency) un-premultiply into bytes.
+        let rowFloats = outWidth * 4
         return middle.withUnsafeBufferPointer { mid in
-            vertical.weights.withUnsafeBufferPointer { weights in
+            vertical.withBuffers { starts, counts, weights, maxCount in
                 ImageBitmap(width: outWidth, height: size.height) { dst in
-                    var acc = [Float](repeating: 0, count: outWidth * 4)
+                    let acc = UnsafeMutableBufferPointer<Float>.allocate(capacity: rowFloats)
+                    defer { acc.deallocate() }
                     for y in 0..<size.height {
-                        for i in acc.indices { acc[i] = 0 }
-                        let start = vertical.starts[y]
-                        let wBase = y * vertical.maxCount
-                        for k in 0..<vertical.counts[y] {
+                        acc.update(repeating: 0)
+                        let wBase = y * maxCount
+                        for k in 0..<counts[y] {
                             let w = weights[wBase + k]
-                            let midRow = (start + k) * outWidth * 4
-                            for i in 0..<(outWidth * 4) {
+                            let midRow = (starts[y] + k) * rowFloats
+                            for i in 0..<rowFloats {
                                 acc[i] += mid[midRow + i] * w
                             }
                         }
-                        let dstRow = y * outWidth * 4
+                        let dstRow = y * rowFloats
+                        if opaque {
+                            for i in 0..<rowFloats { dst[dstRow + i] = Self.clampByte(acc[i]) }
+                            continue
+                        }
                         for x in 0..<outWidth {
                             let o = x * 4
                             // Alpha accumulates on 0...255, colour on 0...255² (premultiplied).
-                            let alpha = min(max(acc[o + 3], 0), 255)
-                            let a8 = alpha.rounded()
+                            let a8 = min(max(acc[o + 3], 0), 255).rounded()
                             if a8 <= 0 {
                                 dst[dstRow + o] = 0
                                 dst[dstRow + o + 1] = 0
