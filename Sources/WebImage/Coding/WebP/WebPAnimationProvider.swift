@@ -6,9 +6,9 @@ import Synchronization
 /// `SDAnimatedImageCoder`).
 ///
 /// Sequential access costs one frame decode per frame; asking for an earlier frame restarts
-/// from the first. `@unchecked Sendable`: the only mutable state, the libwebp decoder, sits
-/// behind `state`'s `Mutex`; every other stored property is an immutable Sendable value.
-final class WebPAnimationProvider: AnimatedImageProvider, @unchecked Sendable {
+/// from the first. The only mutable state, the libwebp decoder, sits behind `state`'s `Mutex`;
+/// every other stored property is an immutable Sendable value, so the class is checked `Sendable`.
+final class WebPAnimationProvider: AnimatedImageProvider {
     let animatedImageData: Data
     let frameCount: Int
     let loopCount: Int
