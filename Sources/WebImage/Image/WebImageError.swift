@@ -31,6 +31,9 @@ public enum WebImageError: Error, Sendable, Equatable {
     case encodingFailed(String)
     /// A parameter is out of range (zero sizes, NaN, an empty crop, ...).
     case invalidArgument(String)
+    /// The disk cache could not write or read its files (a full disk, a vanished or read-only
+    /// directory). Nothing already stored is lost.
+    case diskCacheFailure(String)
 
     /// SDWebImage's numeric code for the shared cases; 3000 and up for ours.
     public var code: Int {
@@ -48,6 +51,7 @@ public enum WebImageError: Error, Sendable, Equatable {
         case .unsupportedFormat: 3001
         case .encodingFailed: 3002
         case .invalidArgument: 3003
+        case .diskCacheFailure: 3004
         }
     }
 }
@@ -69,6 +73,7 @@ extension WebImageError: CustomStringConvertible, LocalizedError {
         case .unsupportedFormat(let format): "unsupported image format: \(format.name)"
         case .encodingFailed(let reason): "encoding failed: \(reason)"
         case .invalidArgument(let reason): "invalid argument: \(reason)"
+        case .diskCacheFailure(let reason): "disk cache failure: \(reason)"
         }
     }
 

@@ -1,0 +1,36 @@
+/// Per-request settings (SDWebImage's `SDWebImageContext`), typed instead of a dictionary.
+///
+/// Every property is optional: nil means "the default". The manager issue adds the keys that
+/// only it reads (loader, transformer, modifiers, callback queue, ...); ``custom`` carries keys of
+/// your own.
+public struct WebImageContext: Sendable {
+    /// Extra decode options; the individual keys below override them (`imageDecodeOptions`).
+    public var imageDecodeOptions: ImageDecodeOptions?
+    /// The decoded image's scale (`imageScaleFactor`); when absent, `@2x`/`@3x` in the key decide.
+    public var imageScaleFactor: Double?
+    /// With a thumbnail size: keep the aspect ratio (default true) (`imagePreserveAspectRatio`).
+    public var imagePreserveAspectRatio: Bool?
+    /// Decode no larger than this; changes the cache key (`imageThumbnailPixelSize`).
+    public var imageThumbnailPixelSize: PixelSize?
+    /// A UTI hint; when absent the key's path extension is the hint (`imageTypeIdentifierHint`).
+    public var imageTypeIdentifierHint: String?
+    /// Byte limit for the decoded image; does not change the cache key (`imageScaleDownLimitBytes`).
+    public var imageScaleDownLimitBytes: Int?
+    /// How to encode when the cache must make data from an image (`imageEncodeOptions`).
+    public var imageEncodeOptions: ImageEncodeOptions?
+    /// The coder to use instead of the registry, also for encoding on store (`imageCoder`).
+    public var imageCoder: (any ImageCoding)?
+    /// Where a query looks (default `.all`) (`queryCacheType`).
+    public var queryCacheType: ImageCacheType?
+    /// Where results are stored (default `.all`); also whether a disk hit is copied to memory
+    /// (`storeCacheType`).
+    public var storeCacheType: ImageCacheType?
+    /// Where the untransformed original is looked up (default `.disk`) (`originalQueryCacheType`).
+    public var originalQueryCacheType: ImageCacheType?
+    /// Where the untransformed original is stored (default `.disk`) (`originalStoreCacheType`).
+    public var originalStoreCacheType: ImageCacheType?
+    /// Your own keys.
+    public var custom: [String: any Sendable] = [:]
+
+    public init() {}
+}
