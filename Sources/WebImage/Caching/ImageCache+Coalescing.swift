@@ -83,7 +83,8 @@ extension ImageCache {
                         return nil
                     }
                     let generation = table.makeID()
-                    table.works[flightKey] = InFlightTable.Work(generation: generation, waiters: [waiterID: continuation])
+                    table.works[flightKey] = InFlightTable.Work(
+                        generation: generation, waiters: [waiterID: continuation])
                     return generation
                 }
                 if let generation {

@@ -32,7 +32,8 @@ extension ImageCache {
             let entry = await offCaller { diskCache.entry(forKey: key) }
             if Task.isCancelled { throw WebImageError.cancelled }
             return ImageCacheQueryResult(
-                image: image, data: image.isThumbnail ? nil : entry?.data, cacheType: .memory, metadata: entry?.metadata)
+                image: image, data: image.isThumbnail ? nil : entry?.data, cacheType: .memory, metadata: entry?.metadata
+            )
         }
         guard cacheType.includesDisk else { return .miss }
         let decodeOptions = ImageDecodeOptions(context: context, options: options, cacheKey: key)

@@ -25,8 +25,9 @@ public final class ImageCache: ImageCaching {
     private let pathProvider = Mutex<(@Sendable (String) -> String?)?>(nil)
 
     /// A cache made of the given parts.
-    public init(config: ImageCacheConfig = ImageCacheConfig(), memoryCache: any MemoryCaching, diskCache: any DiskCaching)
-    {
+    public init(
+        config: ImageCacheConfig = ImageCacheConfig(), memoryCache: any MemoryCaching, diskCache: any DiskCaching
+    ) {
         self.config = config
         self.memoryCache = memoryCache
         self.diskCache = diskCache

@@ -14,7 +14,8 @@ extension ImageCachesManager {
             return try await withThrowingTaskGroup(of: ImageCacheQueryResult.self) { group in
                 for cache in caches {
                     group.addTask {
-                        try await cache.queryImage(forKey: key, options: options, context: context, cacheType: cacheType)
+                        try await cache.queryImage(
+                            forKey: key, options: options, context: context, cacheType: cacheType)
                     }
                 }
                 while let result = try await group.next() {
@@ -27,7 +28,8 @@ extension ImageCachesManager {
             }
         }
         for cache in caches {
-            let result = try await cache.queryImage(forKey: key, options: options, context: context, cacheType: cacheType)
+            let result = try await cache.queryImage(
+                forKey: key, options: options, context: context, cacheType: cacheType)
             if result.image != nil { return result }
         }
         return .miss
@@ -66,7 +68,9 @@ extension ImageCachesManager {
     /// Removes from the caches ``removeOperationPolicy`` names.
     public func removeImage(forKey key: String, cacheType: ImageCacheType = .all) async {
         let (policy, caches) = routed(\.removePolicy)
-        await forEach(caches, concurrently: policy == .concurrent) { await $0.removeImage(forKey: key, cacheType: cacheType) }
+        await forEach(caches, concurrently: policy == .concurrent) {
+            await $0.removeImage(forKey: key, cacheType: cacheType)
+        }
     }
 
     /// Where the caches ``containsOperationPolicy`` names hold `key`; `.none` if none does.

@@ -112,7 +112,10 @@ struct ImageCacheCoalescingTests {
         cache.storeImageToMemory(CacheFixtures.opaqueImage(width: 2, height: 2), forKey: "fast")
         // Several stuck disk queries, more than the cooperative pool has threads.
         let stuck = (0..<8).map { index in
-            Task { try await cache.queryImage(forKey: "slow", options: index.isMultiple(of: 2) ? [] : .scaleDownLargeImages) }
+            Task {
+                try await cache.queryImage(
+                    forKey: "slow", options: index.isMultiple(of: 2) ? [] : .scaleDownLargeImages)
+            }
         }
         await CacheFixtures.waitUntil { disk.heldReads >= 2 }
         let hit = try await cache.queryImage(forKey: "fast")
