@@ -48,7 +48,9 @@ struct Arguments {
             case "--inputs": inputs = try value(for: flag)
             case "--side":
                 let side = try value(for: flag)
-                guard side == "ours" || side == "peer" else { throw BenchError("--side is ours or peer, got '\(side)'") }
+                guard side == "ours" || side == "peer" else {
+                    throw BenchError("--side is ours or peer, got '\(side)'")
+                }
                 peer = side == "peer"
             default: throw BenchError("unknown argument '\(flag)'")
             }
