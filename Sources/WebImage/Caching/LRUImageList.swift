@@ -48,11 +48,11 @@ struct LRUImageList {
         !totalCost.addingReportingOverflow(cost).overflow
     }
 
-    /// Stores `image` as the most recently used entry, replacing any entry under `key`.
-    /// Returns the replaced image, for the caller to release outside its lock.
-    /// `cost` must be non-negative and pass ``canAdd(cost:)`` once any old entry is removed.
-    mutating func insert(_ image: Image, forKey key: String, cost: Int) -> Image? {
-        let replaced = remove(forKey: key)
+    /// Stores `image` as the most recently used entry. `key` must not be held (the caller has
+    /// removed any old entry, so that it can release it outside its lock); `cost` must be
+    /// non-negative and pass ``canAdd(cost:)``.
+    mutating func insert(_ image: Image, forKey key: String, cost: Int) {
+        assert(slotByKey[key] == nil, "insert of a key already held")
         let slot: Int
         if firstFree != Self.end {
             slot = firstFree
@@ -70,7 +70,6 @@ struct LRUImageList {
         linkAtHead(slot)
         slotByKey[key] = slot
         totalCost += cost
-        return replaced
     }
 
     /// Removes the entry under `key`; returns its image, for the caller to release outside its lock.

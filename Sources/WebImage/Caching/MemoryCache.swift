@@ -130,7 +130,7 @@ public final class MemoryCache: MemoryCaching {
                 // Unlimited, and the sum would overflow: treated like an oversized image, not a trap.
                 return released
             }
-            _ = state.entries.insert(image, forKey: key, cost: cost)
+            state.entries.insert(image, forKey: key, cost: cost)
             state.enforceLimits(into: &released)
             return released
         }
