@@ -1,0 +1,193 @@
+import Synchronization
+
+/// The default in-memory cache of decoded images (`SDMemoryCache`): a strict LRU bounded by a
+/// cost limit (bytes of decoded pixels) and a count limit.
+///
+/// Lookups, stores and removals are O(1) and take one lock; a hit costs about as much as a locked
+/// dictionary lookup and never hops actors. When a store pushes the cache over a limit, the least
+/// recently used images go first; ``image(forKey:)`` counts as a use.
+///
+/// An image costing more than ``maxEntryCost`` is not kept, so that one huge image cannot flush
+/// everything else; storing it still removes any older image under its key, so a stale image is
+/// never returned.
+///
+/// Linux has no memory-warning signal, so nothing purges this cache automatically: the cost limit
+/// is the bound. A process that watches its own memory pressure (cgroup events, RSS polling) can
+/// shed images with ``trim(toCost:)`` or ``removeAllImages()``.
+public final class MemoryCache: MemoryCaching {
+    private struct State {
+        var entries = LRUImageList()
+        var costLimit: Int
+        var countLimit: Int
+        let entryFraction: Double
+
+        var maxEntryCost: Int {
+            guard costLimit > 0 else { return .max }
+            // A fraction outside (0, 1] (or NaN) disables the per-entry cap, but an entry can never
+            // exceed the whole limit.
+            guard entryFraction > 0, entryFraction < 1 else { return costLimit }
+            return Int(Double(costLimit) * entryFraction)
+        }
+
+        /// Evicts least recently used entries until both limits hold, collecting them in `released`.
+        mutating func enforceLimits(into released: inout [Image]) {
+            if countLimit > 0 {
+                while entries.count > countLimit, let image = entries.removeLeastRecentlyUsed() {
+                    released.append(image)
+                }
+            }
+            if costLimit > 0 { trim(toCost: costLimit, into: &released) }
+        }
+
+        mutating func trim(toCost cost: Int, into released: inout [Image]) {
+            while entries.totalCost > cost, let image = entries.removeLeastRecentlyUsed() {
+                released.append(image)
+            }
+        }
+    }
+
+    // Images removed under the lock are handed back and released after it: freeing large pixel
+    // buffers should not lengthen the critical section every hit waits on.
+    private let state: Mutex<State>
+
+    /// A cache with the limits of `config`: ``ImageCacheConfig/maxMemoryCost``,
+    /// ``ImageCacheConfig/maxMemoryCount`` and ``ImageCacheConfig/maxMemoryEntryFraction``.
+    public init(config: ImageCacheConfig = ImageCacheConfig()) {
+        state = Mutex(
+            State(
+                costLimit: max(0, config.maxMemoryCost), countLimit: max(0, config.maxMemoryCount),
+                entryFraction: config.maxMemoryEntryFraction))
+    }
+
+    /// Byte limit on the sum of image costs; 0 (or less) = unlimited. Lowering it evicts at once.
+    public var costLimit: Int {
+        get { state.withLock { $0.costLimit } }
+        set {
+            let released = state.withLock { state in
+                state.costLimit = max(0, newValue)
+                var released: [Image] = []
+                state.enforceLimits(into: &released)
+                return released
+            }
+            _ = released
+        }
+    }
+
+    /// Limit on the number of images; 0 (or less) = unlimited. Lowering it evicts at once.
+    public var countLimit: Int {
+        get { state.withLock { $0.countLimit } }
+        set {
+            let released = state.withLock { state in
+                state.countLimit = max(0, newValue)
+                var released: [Image] = []
+                state.enforceLimits(into: &released)
+                return released
+            }
+            _ = released
+        }
+    }
+
+    /// The largest cost an image may have and still be kept: ``costLimit`` times the config's
+    /// ``ImageCacheConfig/maxMemoryEntryFraction``; `Int.max` when the cost is unlimited.
+    public var maxEntryCost: Int {
+        state.withLock { $0.maxEntryCost }
+    }
+
+    /// Sum of the costs of the images held.
+    public var totalCost: Int {
+        state.withLock { $0.entries.totalCost }
+    }
+
+    /// Number of images held.
+    public var count: Int {
+        state.withLock { $0.entries.count }
+    }
+
+    /// The image for `key`, marking it most recently used; nil on a miss.
+    public func image(forKey key: String) -> Image? {
+        state.withLock { $0.entries.image(forKey: key) }
+    }
+
+    /// Whether an image is held for `key`, without marking it used.
+    public func containsImage(forKey key: String) -> Bool {
+        state.withLock { $0.entries.contains(key) }
+    }
+
+    /// Stores `image` under `key` as the most recently used entry, replacing any older one, then
+    /// evicts least recently used images until the limits hold. An image costing more than
+    /// ``maxEntryCost`` is not kept (the older entry is removed all the same). A negative `cost`
+    /// counts as 0.
+    public func setImage(_ image: Image, forKey key: String, cost: Int) {
+        let cost = max(0, cost)
+        let released = state.withLock { state -> [Image] in
+            var released: [Image] = []
+            if let old = state.entries.remove(forKey: key) { released.append(old) }
+            guard cost <= state.maxEntryCost else { return released }
+            if state.costLimit > 0 {
+                // Making room first keeps the sum within the limit, so it cannot overflow.
+                state.trim(toCost: state.costLimit - cost, into: &released)
+            } else if !state.entries.canAdd(cost: cost) {
+                // Unlimited, and the sum would overflow: treated like an oversized image, not a trap.
+                return released
+            }
+            state.entries.insert(image, forKey: key, cost: cost)
+            state.enforceLimits(into: &released)
+            return released
+        }
+        _ = released
+    }
+
+    /// Removes the image for `key`, if any.
+    public func removeImage(forKey key: String) {
+        let released = state.withLock { $0.entries.remove(forKey: key) }
+        _ = released
+    }
+
+    /// Removes every image.
+    public func removeAllImages() {
+        let released = state.withLock { state in
+            let entries = state.entries
+            state.entries = LRUImageList()
+            return entries
+        }
+        _ = released
+    }
+
+    /// Evicts least recently used images until ``totalCost`` is at most `cost` (0 or less empties
+    /// the cache). The limits stay as they are.
+    public func trim(toCost cost: Int) {
+        let released = state.withLock { state in
+            var released: [Image] = []
+            state.trim(toCost: max(0, cost), into: &released)
+            return released
+        }
+        _ = released
+    }
+}
+
+extension MemoryCache {
+    /// Keys from most to least recently used, without changing the order (O(n); for tests).
+    var keysByRecency: [String] {
+        state.withLock { $0.entries.keysByRecency }
+    }
+
+    /// Slots the entry list has allocated, used or free (for tests).
+    var slotCount: Int {
+        state.withLock { $0.entries.slotCount }
+    }
+
+    /// Describes the first broken invariant (list structure, exact total cost, limits), or nil if
+    /// none is broken (O(n); for tests).
+    func invariantViolation() -> String? {
+        state.withLock { state in
+            if let problem = state.entries.invariantViolation() { return problem }
+            if state.costLimit > 0, state.entries.totalCost > state.costLimit {
+                return "total cost \(state.entries.totalCost) is over the limit \(state.costLimit)"
+            }
+            if state.countLimit > 0, state.entries.count > state.countLimit {
+                return "\(state.entries.count) entries is over the limit \(state.countLimit)"
+            }
+            return nil
+        }
+    }
+}
