@@ -6,6 +6,7 @@
 //   hammer   DIR SEED MILLIS KEYS LIMIT store, read and verify for MILLIS ms with maxDiskSize LIMIT
 //   verify   DIR KEYS MAXLEN            read every key; exit 1 if any value is not intact
 //   fulldisk DIR                        under RLIMIT_FSIZE, a too-large store must fail cleanly
+//   bench    DIR FILE...                disk hit + decode vs. reading the file + decode (build -c release)
 import Foundation
 import WebImage
 
@@ -155,6 +156,50 @@ case "fulldisk":
     let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
     guard leftovers.count == 2 else { fail("files left: \(leftovers)") }
     print("ok")
+
+case "bench":
+    // Alternates the two ways in rounds, so drift in machine load hits both alike.
+    let cache: DiskCache
+    do { cache = try DiskCache(directory: directory) } catch { fail("\(error)") }
+    func seconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+    for file in arguments.dropFirst(3) {
+        guard let bytes = FileManager.default.contents(atPath: file) else { fail("cannot read \(file)") }
+        let plain = directory.appendingPathComponent("plain-\(UUID())")
+        do {
+            try bytes.write(to: plain)
+            try cache.setData(bytes, forKey: file, metadata: nil)
+        } catch { fail("\(error)") }
+        var times = (plainRead: 0.0, plainDecode: 0.0, cacheRead: 0.0, cacheDecode: 0.0)
+        let iterations = max(20, min(2000, 20_000_000 / max(bytes.count, 1)))
+        do {
+            for _ in 0..<5 {
+                times.plainRead += try seconds { for _ in 0..<iterations { _ = try Data(contentsOf: plain) } }
+                times.cacheRead += seconds { for _ in 0..<iterations { _ = cache.data(forKey: file) } }
+                times.plainDecode += try seconds {
+                    for _ in 0..<iterations / 10 + 1 {
+                        _ = try ImageCodersManager.shared.decode(Data(contentsOf: plain), options: ImageDecodeOptions())
+                    }
+                }
+                times.cacheDecode += try seconds {
+                    for _ in 0..<iterations / 10 + 1 {
+                        _ = try ImageCodersManager.shared.decode(
+                            cache.data(forKey: file)!, options: ImageDecodeOptions())
+                    }
+                }
+            }
+        } catch { fail("\(error)") }
+        let name = (file as NSString).lastPathComponent
+        let us = { (total: Double, count: Int) in String(format: "%.1f", total / Double(count * 5) * 1e6) }
+        print(
+            "\(name) \(bytes.count) B: read \(us(times.plainRead, iterations)) us, cache read \(us(times.cacheRead, iterations)) us;"
+                + " read+decode \(us(times.plainDecode, iterations / 10 + 1)) us, cache hit+decode"
+                + " \(us(times.cacheDecode, iterations / 10 + 1)) us, ratio"
+                + " \(String(format: "%.3f", times.cacheDecode / times.plainDecode))")
+    }
 
 default:
     fail("unknown mode \(arguments[1])")

@@ -51,14 +51,8 @@ extension DiskCache {
             state.withLock { $0.totalSize = total }
         }
         guard total > config.maxDiskSize else { return }
-        // One trim per process at a time; a store racing it will trim again if still over.
-        let proceed = state.withLock { state -> Bool in
-            guard !state.isTrimming else { return false }
-            state.isTrimming = true
-            return true
-        }
-        guard proceed else { return }
-        defer { state.withLock { $0.isTrimming = false } }
+        // Concurrent trims are harmless (an entry already unlinked just counts as gone), and
+        // letting each over-limit store trim means none is skipped on another's stale scan.
         let entries = scanEntries(dates: true)
         let scannedTotal = entries.reduce(0) { $0 + $1.size }
         let remaining = scannedTotal > config.maxDiskSize ? trim(entries, from: scannedTotal) : scannedTotal

@@ -35,7 +35,6 @@ public final class DiskCache: DiskCaching {
         /// Bytes of entries, as this process last knew them; nil until the first scan. Other
         /// processes change the directory too, so trimming rescans rather than trusting it.
         var totalSize: Int?
-        var isTrimming = false
     }
     let state = Mutex(State())
 
