@@ -34,6 +34,12 @@ enum DiskCacheFileIO {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        let identity = (device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        guard Int(info.st_size) <= DiskCacheEntryFormat.maxFileSize else {
+            // Not one of ours (a planted or sparse file): no allocation, and empty bytes decode
+            // as corrupt, so the caller removes it.
+            return ReadFile(bytes: Data(), device: identity.device, inode: identity.inode)
+        }
         let size = Int(info.st_size)
         var bytes = Data(count: size)
         var filled = 0
@@ -55,7 +61,7 @@ enum DiskCacheFileIO {
             let times = [timespec(tv_sec: 0, tv_nsec: utimeNow), timespec(tv_sec: 0, tv_nsec: utimeOmit)]
             _ = futimens(fd, times)
         }
-        return ReadFile(bytes: bytes, device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        return ReadFile(bytes: bytes, device: identity.device, inode: identity.inode)
     }
 
     /// `lstat` of `path`, or nil if it does not exist.

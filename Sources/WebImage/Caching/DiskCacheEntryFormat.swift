@@ -8,22 +8,26 @@ import Foundation
 ///  4      1    format version (1)
 ///  5      3    reserved, zero
 ///  8      4    metadata length M
-/// 12      8    data length D
-/// 20      4    CRC-32 of the metadata and data bytes
-/// 24      M    metadata (compact binary, below)
-/// 24+M    D    data
+/// 12      4    reserved, zero
+/// 16      8    data length D
+/// 24      8    checksum: XXH64 of the data, seeded with XXH64 of the metadata
+/// 32      M    metadata (compact binary, below)
+/// 32+M    D    data
 /// ```
-/// The file is exactly 24 + M + D bytes. Metadata: a presence byte (bit 0 content type, 1 ETag,
+/// The file is exactly 32 + M + D bytes. Metadata: a presence byte (bit 0 content type, 1 ETag,
 /// 2 Last-Modified, 3 expiration date, 4 extended data; other bits must be zero), the store date
 /// as a Float64 of seconds since 1970, then each present field in that order — strings and
 /// extended data as a UInt32 length plus bytes, the expiration date as a Float64.
 ///
-/// Anything else — another magic or version, a length that does not add up, a CRC mismatch,
+/// Anything else — another magic or version, a length that does not add up, a checksum mismatch,
 /// metadata that does not parse to its last byte — is corrupt and reads as a miss.
 enum DiskCacheEntryFormat {
     static let magic: [UInt8] = Array("SWIC".utf8)
     static let version: UInt8 = 1
-    static let headerSize = 24
+    static let headerSize = 32
+    /// The largest entry file written or read (2 GiB): a bigger file at an entry's path is not
+    /// ours, and reading it whole could exhaust memory.
+    static let maxFileSize = 1 << 31
 
     static func encode(data: Data, metadata: DiskCacheMetadata) throws(WebImageError) -> Data {
         let limit = Int(UInt32.max)
@@ -32,15 +36,16 @@ enum DiskCacheEntryFormat {
             throw .diskCacheFailure("metadata too large")
         }
         let meta = encodeMetadata(metadata)
-        var crc: UInt32 = 0
-        meta.withUnsafeBytes { crc = CRC32.update(crc, $0) }
-        data.withUnsafeBytes { crc = CRC32.update(crc, $0) }
+        guard headerSize + meta.count + data.count <= maxFileSize else { throw .diskCacheFailure("entry too large") }
+        let metaHash = meta.withUnsafeBytes { XXH64.hash($0) }
+        let checksum = data.withUnsafeBytes { XXH64.hash($0, seed: metaHash) }
         var out = Data(capacity: headerSize + meta.count + data.count)
         out.append(contentsOf: magic)
         out.append(contentsOf: [version, 0, 0, 0])
         appendInteger(UInt32(meta.count), to: &out)
+        appendInteger(UInt32(0), to: &out)
         appendInteger(UInt64(data.count), to: &out)
-        appendInteger(crc, to: &out)
+        appendInteger(checksum, to: &out)
         out.append(meta)
         out.append(data)
         return out
@@ -50,20 +55,21 @@ enum DiskCacheEntryFormat {
     static func decode(_ file: Data) -> DiskCacheEntry? {
         file.withUnsafeBytes { raw -> DiskCacheEntry? in
             guard raw.count >= headerSize, raw.prefix(4).elementsEqual(magic), raw[4] == version,
-                raw[5] == 0, raw[6] == 0, raw[7] == 0
+                raw[5] == 0, raw[6] == 0, raw[7] == 0,
+                raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self) == 0
             else { return nil }
             let metaLength = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
-            let dataLength64 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 12, as: UInt64.self))
-            let storedCRC = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 20, as: UInt32.self))
+            let dataLength64 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
+            let storedChecksum = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
             guard dataLength64 <= UInt64(raw.count), headerSize + metaLength + Int(dataLength64) == raw.count else {
                 return nil
             }
-            let body = UnsafeRawBufferPointer(rebasing: raw[headerSize...])
-            guard CRC32.checksum(body) == storedCRC else { return nil }
-            guard let metadata = decodeMetadata(UnsafeRawBufferPointer(rebasing: body[0..<metaLength])) else {
+            let meta = UnsafeRawBufferPointer(rebasing: raw[headerSize..<(headerSize + metaLength)])
+            let body = UnsafeRawBufferPointer(rebasing: raw[(headerSize + metaLength)...])
+            guard XXH64.hash(body, seed: XXH64.hash(meta)) == storedChecksum, let metadata = decodeMetadata(meta) else {
                 return nil
             }
-            let data = Data(UnsafeRawBufferPointer(rebasing: body[metaLength...]))
+            let data = Data(body)
             return DiskCacheEntry(data: data, metadata: metadata)
         }
     }

@@ -19,7 +19,7 @@ import Testing
         try bytes.write(to: url)
     }
 
-    @Test(arguments: [0, 4, 5, 9, 13, 21, 30, 40, 1000, 2032])
+    @Test(arguments: [0, 4, 5, 9, 13, 17, 25, 31, 33, 40, 1000, 2045])
     func flippingAnyByteIsDetected(offset: Int) throws {
         try withDiskCache { cache in
             try cache.setData(testBytes(2000, seed: 7), forKey: "k", metadata: DiskCacheMetadata(etag: "e"))
@@ -30,7 +30,7 @@ import Testing
         }
     }
 
-    @Test(arguments: [0, 1, 23, 24, 33, 500, 2032])
+    @Test(arguments: [0, 1, 31, 32, 41, 500, 2045])
     func truncationIsDetected(length: Int) throws {
         try withDiskCache { cache in
             try cache.setData(testBytes(2000, seed: 8), forKey: "k", metadata: DiskCacheMetadata(etag: "e"))
@@ -59,10 +59,21 @@ import Testing
     @Test func hugeLengthFieldsAreAMissNotACrash() throws {
         try withDiskCache { cache in
             var header = Data("SWIC".utf8) + [1, 0, 0, 0]
-            header += [0xFF, 0xFF, 0xFF, 0xFF]  // metadata length
+            header += [0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0]  // metadata length, reserved
             header += [UInt8](repeating: 0xFF, count: 8)  // data length
-            header += [0, 0, 0, 0]
+            header += [UInt8](repeating: 0, count: 8)
             try header.write(to: URL(fileURLWithPath: cache.cachePath(forKey: "k")))
+            expectMissAndRemoved(cache, key: "k")
+        }
+    }
+
+    @Test func hugeSparseFileIsAMissWithoutReadingIt() throws {
+        try withDiskCache { cache in
+            let path = cache.cachePath(forKey: "k")
+            #expect(FileManager.default.createFile(atPath: path, contents: Data("SWIC".utf8)))
+            let handle = try #require(FileHandle(forWritingAtPath: path))
+            try handle.truncate(atOffset: 3 << 30)  // 3 GiB, sparse: no disk space used
+            try handle.close()
             expectMissAndRemoved(cache, key: "k")
         }
     }
@@ -72,7 +83,7 @@ import Testing
             try cache.setData(Data("v".utf8), forKey: "k", metadata: nil)
             try damage(cache, key: "k") { $0[4] = 2 }
             expectMissAndRemoved(cache, key: "k")
-            // Metadata with an unknown presence bit, but a valid CRC: still rejected.
+            // Metadata with an unknown presence bit, inside an intact file: still rejected.
             var metadata = DiskCacheEntryFormat.encodeMetadata(DiskCacheMetadata())
             metadata[0] = 0x80
             #expect(metadata.withUnsafeBytes { DiskCacheEntryFormat.decodeMetadata($0) } == nil)

@@ -89,7 +89,7 @@ import Testing
         }
     }
 
-    /// Ten 1033-byte entries (1000 bytes of data), k0 oldest.
+    /// Ten 1041-byte entries (1000 bytes of data), k0 oldest.
     private func fillTen(_ cache: DiskCache) throws {
         for index in 0..<10 {
             try cache.setData(testBytes(1000, seed: UInt64(index)), forKey: "k\(index)", metadata: nil)
@@ -101,24 +101,24 @@ import Testing
     @Test func sweepTrimsOldestFirstToUnderHalfTheLimit() throws {
         try withDiskCache(config: config(size: 0)) { cache in
             try fillTen(cache)
-            // Same directory, now with a 6000-byte limit: 10330 bytes must go under 3000.
+            // Same directory, now with a 6000-byte limit: 10410 bytes must go under 3000.
             let limited = try DiskCache(directory: cache.directory, config: config(size: 6000))
             try limited.removeExpiredData()
             let all = (0..<10).map { "k\($0)" }
             #expect(keys(limited, all) == ["k8", "k9"])
-            #expect(limited.totalSize == 2 * 1033)
+            #expect(limited.totalSize == 2 * 1041)
         }
     }
 
     @Test func storeOverTheLimitTrimsToHalf() throws {
-        try withDiskCache(config: config(size: 10_400)) { cache in
+        try withDiskCache(config: config(size: 11_000)) { cache in
             try fillTen(cache)
-            #expect(cache.totalCount == 10)  // 10330 bytes: under the limit
+            #expect(cache.totalCount == 10)  // 10410 bytes: under the limit
             try cache.setData(testBytes(1000, seed: 99), forKey: "new", metadata: nil)
-            // 11363 > 10400: the oldest go until under 5200 (5 entries of 1033 bytes).
+            // 11451 > 11000: the oldest go until under 5500 (5 entries of 1041 bytes).
             let all = (0..<10).map { "k\($0)" } + ["new"]
             #expect(keys(cache, all) == ["k6", "k7", "k8", "k9", "new"])
-            #expect(cache.totalSize == 5 * 1033)
+            #expect(cache.totalSize == 5 * 1041)
         }
     }
 
@@ -133,7 +133,7 @@ import Testing
             for (index, key) in ["mine", "o0", "o1", "o2", "o3"].enumerated() {
                 setFileTimes(cache.cachePath(forKey: key), access: now - Double(10 - index) * 60, modification: nil)
             }
-            // Our running total says 1033 + 1033; the store's trim rescans only when over, so go over.
+            // Our running total says 1041; the store's trim rescans only when over, so go over.
             try cache.setData(testBytes(4000, seed: 5), forKey: "big", metadata: nil)
             #expect(cache.totalSize < 2500)
             #expect(!cache.containsData(forKey: "mine"))
@@ -151,7 +151,7 @@ import Testing
             for url in [dead, live, stale] { try testBytes(5000, seed: 1).write(to: url) }
             setFileTimes(stale.path, access: now - 2 * day, modification: now - 2 * day)
             #expect(cache.totalCount == 1)
-            #expect(cache.totalSize == 24 + 9 + 1)
+            #expect(cache.totalSize == 32 + 9 + 1)
             try cache.removeExpiredData()
             #expect(
                 directoryListing(cache.directory)

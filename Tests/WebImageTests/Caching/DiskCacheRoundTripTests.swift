@@ -81,9 +81,9 @@ import Testing
             }
             #expect(cache.totalCount == 2)
             #expect(cache.totalSize == sizes[0] + sizes[1])
-            // 24-byte header + 9 bytes of metadata (flags, store date) + the data.
-            #expect(sizes[0] == 24 + 9 + 1000)
-            #expect(sizes[1] == 24 + 9 + 5 + 2000)
+            // 32-byte header + 9 bytes of metadata (flags, store date) + the data.
+            #expect(sizes[0] == 32 + 9 + 1000)
+            #expect(sizes[1] == 32 + 9 + 5 + 2000)
         }
     }
 
