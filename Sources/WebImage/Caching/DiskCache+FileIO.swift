@@ -41,7 +41,9 @@ enum DiskCacheFileIO {
             return ReadFile(bytes: Data(), device: identity.device, inode: identity.inode)
         }
         let size = Int(info.st_size)
-        var bytes = Data(count: size)
+        // Uninitialised storage: zero-filling what read(2) overwrites costs a pass over the file.
+        guard let storage = malloc(max(size, 1)) else { return nil }
+        var bytes = Data(bytesNoCopy: storage, count: size, deallocator: .free)
         var filled = 0
         let ok = bytes.withUnsafeMutableBytes { buffer -> Bool in
             while filled < size {
