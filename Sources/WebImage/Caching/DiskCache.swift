@@ -51,7 +51,10 @@ public final class DiskCache: DiskCaching {
     /// The namespace is reduced to `[A-Za-z0-9._-]` (others become `_`) and cannot be `.` or `..`,
     /// so it cannot leave that folder.
     public static func defaultDirectory(namespace: String) -> URL {
-        let environment = ProcessInfo.processInfo.environment
+        defaultDirectory(namespace: namespace, environment: ProcessInfo.processInfo.environment)
+    }
+
+    static func defaultDirectory(namespace: String, environment: [String: String]) -> URL {
         let base: URL
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             // The XDG spec says relative paths are invalid and must be ignored.

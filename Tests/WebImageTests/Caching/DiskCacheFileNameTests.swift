@@ -87,6 +87,18 @@ import Testing
         #expect(DiskCacheFileNames.temporaryOwner(DiskCacheFileNames.temporaryName()) == getpid())
     }
 
+    @Test func defaultDirectoryFollowsXDG() {
+        let xdg = DiskCache.defaultDirectory(
+            namespace: "ns", environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/h"])
+        #expect(xdg.path == "/x/cache/swift-web-image/ns")
+        // A relative XDG_CACHE_HOME is invalid by the spec and ignored.
+        let relative = DiskCache.defaultDirectory(
+            namespace: "ns", environment: ["XDG_CACHE_HOME": "rel", "HOME": "/h"])
+        #expect(relative.path == "/h/.cache/swift-web-image/ns")
+        let home = DiskCache.defaultDirectory(namespace: "ns", environment: ["HOME": "/h"])
+        #expect(home.path == "/h/.cache/swift-web-image/ns")
+    }
+
     @Test func namespaceCannotEscapeTheCacheFolder() {
         #expect(DiskCache.sanitizedNamespace("default") == "default")
         #expect(DiskCache.sanitizedNamespace("../../etc") == ".._.._etc")
