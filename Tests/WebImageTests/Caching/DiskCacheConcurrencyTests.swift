@@ -29,7 +29,7 @@ import Testing
             }
             #expect(torn.load(ordering: .relaxed) == 0)
             #expect(hits.load(ordering: .relaxed) > 0)
-            #expect(directoryListing(cache.directory).allSatisfy { DiskCacheFileNames.isEntryName($0) })
+            #expect(diskCacheDirectoryListing(cache.directory).allSatisfy { DiskCacheFileNames.isEntryName($0) })
             // Racing stores can leave the total a little over; the next sweep settles it.
             try cache.removeExpiredData()
             #expect(cache.totalSize <= 200 << 10)

@@ -22,7 +22,7 @@ import Testing
     @Test(arguments: [0, 4, 5, 9, 13, 17, 25, 31, 33, 40, 1000, 2045])
     func flippingAnyByteIsDetected(offset: Int) throws {
         try withDiskCache { cache in
-            try cache.setData(testBytes(2000, seed: 7), forKey: "k", metadata: DiskCacheMetadata(etag: "e"))
+            try cache.setData(diskCacheTestBytes(2000, seed: 7), forKey: "k", metadata: DiskCacheMetadata(etag: "e"))
             try cache.setData(Data("other".utf8), forKey: "other", metadata: nil)
             try damage(cache, key: "k") { $0[offset] ^= 0x40 }
             expectMissAndRemoved(cache, key: "k")
@@ -33,7 +33,7 @@ import Testing
     @Test(arguments: [0, 1, 31, 32, 41, 500, 2045])
     func truncationIsDetected(length: Int) throws {
         try withDiskCache { cache in
-            try cache.setData(testBytes(2000, seed: 8), forKey: "k", metadata: DiskCacheMetadata(etag: "e"))
+            try cache.setData(diskCacheTestBytes(2000, seed: 8), forKey: "k", metadata: DiskCacheMetadata(etag: "e"))
             try damage(cache, key: "k") { $0 = $0.prefix(length) }
             expectMissAndRemoved(cache, key: "k")
         }
@@ -41,7 +41,7 @@ import Testing
 
     @Test func appendedBytesAreDetected() throws {
         try withDiskCache { cache in
-            try cache.setData(testBytes(100, seed: 9), forKey: "k", metadata: nil)
+            try cache.setData(diskCacheTestBytes(100, seed: 9), forKey: "k", metadata: nil)
             try damage(cache, key: "k") { $0.append(0) }
             expectMissAndRemoved(cache, key: "k")
         }

@@ -11,7 +11,7 @@ import Testing
 /// directory. Values are self-describing (`key|generation|bytes`), so a torn one is caught.
 @Suite struct DiskCacheCrashTests {
     @Test func sigkillMidWriteNeverLeavesATornEntry() throws {
-        try withTemporaryDirectory { url in
+        try withTemporaryDiskCacheDirectory { url in
             var rng = SplitMix64(seed: 0xC0FFEE)
             for round in 0..<5 {
                 let (process, out) = CacheTorture.process(["write", url.path, "\(round + 1)", "40"])
@@ -35,13 +35,13 @@ import Testing
             #expect(cache.totalCount == intact)
             // Killed writers' temporary files are not entries, and a sweep removes them.
             try cache.removeExpiredData()
-            #expect(directoryListing(url).allSatisfy { DiskCacheFileNames.isEntryName($0) })
-            #expect(directoryListing(url).count == intact)
+            #expect(diskCacheDirectoryListing(url).allSatisfy { DiskCacheFileNames.isEntryName($0) })
+            #expect(diskCacheDirectoryListing(url).count == intact)
         }
     }
 
     @Test func twoProcessesHammeringOneDirectoryNeverSeeCorruption() throws {
-        try withTemporaryDirectory { url in
+        try withTemporaryDiskCacheDirectory { url in
             // 48 keys of up to 64 KiB against a 1 MiB limit: both processes trim constantly.
             let arguments = { (seed: Int) in ["hammer", url.path, "\(seed)", "1200", "48", "\(1 << 20)"] }
             let (first, firstOut) = CacheTorture.process(arguments(1))
@@ -68,7 +68,7 @@ import Testing
             let cache = try DiskCache(directory: url, config: config)
             try cache.removeExpiredData()
             #expect(cache.totalSize <= 1 << 20)
-            #expect(directoryListing(url).allSatisfy { DiskCacheFileNames.isEntryName($0) })
+            #expect(diskCacheDirectoryListing(url).allSatisfy { DiskCacheFileNames.isEntryName($0) })
         }
     }
 }

@@ -28,9 +28,10 @@ import Testing
             for key in ["old", "fresh"] { try cache.setData(Data(key.utf8), forKey: key, metadata: nil) }
             // Both were written long ago, but "fresh" was read recently.
             for key in ["old", "fresh"] {
-                setFileTimes(cache.cachePath(forKey: key), access: now - 30 * day, modification: now - 30 * day)
+                setDiskCacheFileTimes(
+                    cache.cachePath(forKey: key), access: now - 30 * day, modification: now - 30 * day)
             }
-            setFileTimes(cache.cachePath(forKey: "fresh"), access: now - day, modification: nil)
+            setDiskCacheFileTimes(cache.cachePath(forKey: "fresh"), access: now - day, modification: nil)
             try cache.removeExpiredData()
             #expect(keys(cache, ["old", "fresh"]) == ["fresh"])
         }
@@ -40,23 +41,23 @@ import Testing
         try withDiskCache { cache in
             try cache.setData(Data("x".utf8), forKey: "k", metadata: nil)
             let path = cache.cachePath(forKey: "k")
-            setFileTimes(path, access: now - 30 * day, modification: now - 30 * day)
+            setDiskCacheFileTimes(path, access: now - 30 * day, modification: now - 30 * day)
             _ = cache.data(forKey: "k")
-            let times = fileTimes(path)
+            let times = diskCacheFileTimes(path)
             #expect(times.access > now - 60)
             #expect(abs(times.modification - (now - 30 * day)) < 1)
             // Probing existence is not a read of the entry.
-            setFileTimes(path, access: now - 30 * day, modification: nil)
+            setDiskCacheFileTimes(path, access: now - 30 * day, modification: nil)
             _ = cache.containsData(forKey: "k")
-            #expect(fileTimes(path).access < now - 29 * day)
+            #expect(diskCacheFileTimes(path).access < now - 29 * day)
         }
     }
 
     @Test func modificationDateIgnoresReads() throws {
         try withDiskCache(config: config(age: 7 * day, type: .modificationDate)) { cache in
             for key in ["old", "new"] { try cache.setData(Data(key.utf8), forKey: key, metadata: nil) }
-            setFileTimes(cache.cachePath(forKey: "old"), access: now, modification: now - 8 * day)
-            setFileTimes(cache.cachePath(forKey: "new"), access: now - 30 * day, modification: now - 6 * day)
+            setDiskCacheFileTimes(cache.cachePath(forKey: "old"), access: now, modification: now - 8 * day)
+            setDiskCacheFileTimes(cache.cachePath(forKey: "new"), access: now - 30 * day, modification: now - 6 * day)
             try cache.removeExpiredData()
             #expect(keys(cache, ["old", "new"]) == ["new"])
         }
@@ -83,7 +84,7 @@ import Testing
             try cache.setData(Data("x".utf8), forKey: "k", metadata: nil)
             // Even with old access and modification times, a birth time (or, without statx, the
             // modification time it falls back to) decides.
-            setFileTimes(cache.cachePath(forKey: "k"), access: now - 30 * day, modification: nil)
+            setDiskCacheFileTimes(cache.cachePath(forKey: "k"), access: now - 30 * day, modification: nil)
             try cache.removeExpiredData()
             #expect(cache.containsData(forKey: "k"))
         }
@@ -92,8 +93,8 @@ import Testing
     /// Ten 1041-byte entries (1000 bytes of data), k0 oldest.
     private func fillTen(_ cache: DiskCache) throws {
         for index in 0..<10 {
-            try cache.setData(testBytes(1000, seed: UInt64(index)), forKey: "k\(index)", metadata: nil)
-            setFileTimes(
+            try cache.setData(diskCacheTestBytes(1000, seed: UInt64(index)), forKey: "k\(index)", metadata: nil)
+            setDiskCacheFileTimes(
                 cache.cachePath(forKey: "k\(index)"), access: now - Double(100 - index) * 60, modification: nil)
         }
     }
@@ -114,7 +115,7 @@ import Testing
         try withDiskCache(config: config(size: 11_000)) { cache in
             try fillTen(cache)
             #expect(cache.totalCount == 10)  // 10410 bytes: under the limit
-            try cache.setData(testBytes(1000, seed: 99), forKey: "new", metadata: nil)
+            try cache.setData(diskCacheTestBytes(1000, seed: 99), forKey: "new", metadata: nil)
             // 11451 > 11000: the oldest go until under 5500 (5 entries of 1041 bytes).
             let all = (0..<10).map { "k\($0)" } + ["new"]
             #expect(keys(cache, all) == ["k6", "k7", "k8", "k9", "new"])
@@ -124,17 +125,18 @@ import Testing
 
     @Test func storeTrimNoticesFilesAddedByAnotherWriter() throws {
         try withDiskCache(config: config(size: 5000)) { cache in
-            try cache.setData(testBytes(1000, seed: 1), forKey: "mine", metadata: nil)
+            try cache.setData(diskCacheTestBytes(1000, seed: 1), forKey: "mine", metadata: nil)
             // Another process (here: another instance) fills the directory behind our back.
             let other = try DiskCache(directory: cache.directory)
             for index in 0..<4 {
-                try other.setData(testBytes(1000, seed: UInt64(index)), forKey: "o\(index)", metadata: nil)
+                try other.setData(diskCacheTestBytes(1000, seed: UInt64(index)), forKey: "o\(index)", metadata: nil)
             }
             for (index, key) in ["mine", "o0", "o1", "o2", "o3"].enumerated() {
-                setFileTimes(cache.cachePath(forKey: key), access: now - Double(10 - index) * 60, modification: nil)
+                setDiskCacheFileTimes(
+                    cache.cachePath(forKey: key), access: now - Double(10 - index) * 60, modification: nil)
             }
             // Our running total says 1041; the store's trim rescans only when over, so go over.
-            try cache.setData(testBytes(4000, seed: 5), forKey: "big", metadata: nil)
+            try cache.setData(diskCacheTestBytes(4000, seed: 5), forKey: "big", metadata: nil)
             #expect(cache.totalSize < 2500)
             #expect(!cache.containsData(forKey: "mine"))
         }
@@ -148,13 +150,13 @@ import Testing
             let dead = cache.directory.appendingPathComponent(".tmp-4194305-abc")
             let live = cache.directory.appendingPathComponent(".tmp-\(getpid())-def")
             let stale = cache.directory.appendingPathComponent(".tmp-\(getpid())-123")
-            for url in [dead, live, stale] { try testBytes(5000, seed: 1).write(to: url) }
-            setFileTimes(stale.path, access: now - 2 * day, modification: now - 2 * day)
+            for url in [dead, live, stale] { try diskCacheTestBytes(5000, seed: 1).write(to: url) }
+            setDiskCacheFileTimes(stale.path, access: now - 2 * day, modification: now - 2 * day)
             #expect(cache.totalCount == 1)
             #expect(cache.totalSize == 32 + 9 + 1)
             try cache.removeExpiredData()
             #expect(
-                directoryListing(cache.directory)
+                diskCacheDirectoryListing(cache.directory)
                     == [live.lastPathComponent, "\(DiskCacheFileNames.fileName(forKey: "k"))"].sorted())
         }
     }

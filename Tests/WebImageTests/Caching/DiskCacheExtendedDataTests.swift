@@ -6,7 +6,7 @@ import Testing
 @Suite struct DiskCacheExtendedDataTests {
     @Test func setReplaceAndRemoveKeepTheData() throws {
         try withDiskCache { cache in
-            let data = testBytes(3000, seed: 3)
+            let data = diskCacheTestBytes(3000, seed: 3)
             let stored = DiskCacheMetadata(etag: "e", storeDate: Date(timeIntervalSince1970: 1_600_000_000))
             try cache.setData(data, forKey: "k", metadata: stored)
             #expect(cache.extendedData(forKey: "k") == nil)
@@ -23,7 +23,7 @@ import Testing
             let entry = try #require(cache.entry(forKey: "k"))
             #expect(entry.data == data)
             #expect(entry.metadata == stored)
-            #expect(directoryListing(cache.directory).count == 1)
+            #expect(diskCacheDirectoryListing(cache.directory).count == 1)
         }
     }
 

@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func failedStoreLeavesEveryEntryIntact() throws {
-        try withTemporaryDirectory { url in
+        try withTemporaryDiskCacheDirectory { url in
             // The child sets RLIMIT_FSIZE (a full disk's EFBIG), stores past it, and checks the
             // error, the old entry under that key, the other entry and that no file is left.
             let result = try CacheTorture.run(["fulldisk", url.path])
@@ -37,7 +37,7 @@ import Testing
             let cache = try DiskCache(directory: url)
             #expect(cache.data(forKey: "k0") == CacheTorture.value(key: "k0", generation: 1, maxLength: 4 << 10))
             #expect(cache.data(forKey: "k1") == CacheTorture.value(key: "k1", generation: 2, maxLength: 4 << 10))
-            #expect(directoryListing(url).count == 2)
+            #expect(diskCacheDirectoryListing(url).count == 2)
         }
     }
 }

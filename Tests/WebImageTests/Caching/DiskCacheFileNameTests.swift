@@ -67,7 +67,7 @@ import Testing
                 #expect(cache.data(forKey: key) == Data([UInt8(index)]))
             }
             #expect(cache.totalCount == keys.count)
-            #expect(directoryListing(cache.directory).count == keys.count)
+            #expect(diskCacheDirectoryListing(cache.directory).count == keys.count)
         }
     }
 

@@ -6,7 +6,7 @@ import Testing
 @Suite struct DiskCacheRoundTripTests {
     @Test func dataAndMetadataReadBackAsStored() throws {
         try withDiskCache { cache in
-            let data = testBytes(5000, seed: 1)
+            let data = diskCacheTestBytes(5000, seed: 1)
             let metadata = DiskCacheMetadata(
                 contentType: "image/png", etag: "\"abc\"", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT",
                 storeDate: Date(timeIntervalSince1970: 1_700_000_000.25),
@@ -50,13 +50,13 @@ import Testing
 
     @Test func storingAgainReplacesTheEntry() throws {
         try withDiskCache { cache in
-            try cache.setData(testBytes(3000, seed: 1), forKey: "k", metadata: DiskCacheMetadata(etag: "1"))
-            try cache.setData(testBytes(10, seed: 2), forKey: "k", metadata: DiskCacheMetadata(etag: "2"))
+            try cache.setData(diskCacheTestBytes(3000, seed: 1), forKey: "k", metadata: DiskCacheMetadata(etag: "1"))
+            try cache.setData(diskCacheTestBytes(10, seed: 2), forKey: "k", metadata: DiskCacheMetadata(etag: "2"))
             let entry = try #require(cache.entry(forKey: "k"))
-            #expect(entry.data == testBytes(10, seed: 2))
+            #expect(entry.data == diskCacheTestBytes(10, seed: 2))
             #expect(entry.metadata.etag == "2")
             #expect(cache.totalCount == 1)
-            #expect(directoryListing(cache.directory).count == 1)
+            #expect(diskCacheDirectoryListing(cache.directory).count == 1)
         }
     }
 
@@ -74,8 +74,9 @@ import Testing
     @Test func totalsCountEntryFilesWithTheirHeaders() throws {
         try withDiskCache { cache in
             #expect(cache.totalSize == 0 && cache.totalCount == 0)
-            try cache.setData(testBytes(1000, seed: 1), forKey: "a", metadata: nil)
-            try cache.setData(testBytes(2000, seed: 2), forKey: "b.png", metadata: DiskCacheMetadata(etag: "e"))
+            try cache.setData(diskCacheTestBytes(1000, seed: 1), forKey: "a", metadata: nil)
+            try cache.setData(
+                diskCacheTestBytes(2000, seed: 2), forKey: "b.png", metadata: DiskCacheMetadata(etag: "e"))
             let sizes = try ["a", "b.png"].map { key in
                 try #require(FileManager.default.attributesOfItem(atPath: cache.cachePath(forKey: key))[.size] as? Int)
             }
@@ -92,7 +93,7 @@ import Testing
             for index in 0..<5 { try cache.setData(Data([UInt8(index)]), forKey: "k\(index)", metadata: nil) }
             try Data("stray".utf8).write(to: cache.directory.appendingPathComponent("stray"))
             try cache.removeAllData()
-            #expect(directoryListing(cache.directory).isEmpty)
+            #expect(diskCacheDirectoryListing(cache.directory).isEmpty)
             #expect(cache.totalCount == 0 && cache.totalSize == 0)
             try cache.setData(Data("again".utf8), forKey: "k0", metadata: nil)
             #expect(cache.data(forKey: "k0") == Data("again".utf8))
@@ -100,7 +101,7 @@ import Testing
     }
 
     @Test func directoryIsCreatedPrivate() throws {
-        try withTemporaryDirectory { url in
+        try withTemporaryDiskCacheDirectory { url in
             let nested = url.appendingPathComponent("a/b")
             _ = try DiskCache(directory: nested)
             let mode = try #require(
@@ -110,7 +111,7 @@ import Testing
     }
 
     @Test func aFileWhereTheDirectoryShouldBeIsATypedFailure() throws {
-        try withTemporaryDirectory { url in
+        try withTemporaryDiskCacheDirectory { url in
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
             let file = url.appendingPathComponent("file")
             try Data("x".utf8).write(to: file)

@@ -7,7 +7,7 @@ import Foundation
 #endif
 
 /// A fresh temporary directory, removed after `body`.
-func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
+func withTemporaryDiskCacheDirectory<T>(_ body: (URL) throws -> T) throws -> T {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-diskcache-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: url) }
     return try body(url)
@@ -15,11 +15,11 @@ func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
 
 /// A `DiskCache` in a fresh temporary directory, removed after `body`.
 func withDiskCache<T>(config: ImageCacheConfig = ImageCacheConfig(), _ body: (DiskCache) throws -> T) throws -> T {
-    try withTemporaryDirectory { url in try body(DiskCache(directory: url, config: config)) }
+    try withTemporaryDiskCacheDirectory { url in try body(DiskCache(directory: url, config: config)) }
 }
 
 /// Deterministic bytes for tests.
-func testBytes(_ count: Int, seed: UInt64) -> Data {
+func diskCacheTestBytes(_ count: Int, seed: UInt64) -> Data {
     var rng = SplitMix64(seed: seed)
     var out = Data(capacity: count)
     while out.count < count {
@@ -29,7 +29,7 @@ func testBytes(_ count: Int, seed: UInt64) -> Data {
 }
 
 /// Sets a file's access and modification times (seconds since 1970; nil leaves one as it is).
-func setFileTimes(_ path: String, access: TimeInterval?, modification: TimeInterval?) {
+func setDiskCacheFileTimes(_ path: String, access: TimeInterval?, modification: TimeInterval?) {
     func spec(_ time: TimeInterval?) -> timespec {
         guard let time else { return timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2) }  // UTIME_OMIT
         return timespec(tv_sec: Int(time), tv_nsec: Int((time - time.rounded(.down)) * 1e9))
@@ -38,14 +38,14 @@ func setFileTimes(_ path: String, access: TimeInterval?, modification: TimeInter
     precondition(utimensat(AT_FDCWD, path, times, 0) == 0, "utimensat \(path)")
 }
 
-func fileTimes(_ path: String) -> (access: TimeInterval, modification: TimeInterval) {
+func diskCacheFileTimes(_ path: String) -> (access: TimeInterval, modification: TimeInterval) {
     var info = stat()
     precondition(lstat(path, &info) == 0)
     return (DiskCacheFileIO.seconds(info.st_atim), DiskCacheFileIO.seconds(info.st_mtim))
 }
 
 /// The files in `directory`, sorted.
-func directoryListing(_ directory: URL) -> [String] {
+func diskCacheDirectoryListing(_ directory: URL) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
 }
 
