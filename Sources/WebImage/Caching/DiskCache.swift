@@ -28,6 +28,8 @@ import Synchronization
 public final class DiskCache: DiskCaching {
     /// The directory holding the entries.
     public let directory: URL
+    /// The limits it applies: ``ImageCacheConfig/maxDiskAge``, ``ImageCacheConfig/maxDiskSize``
+    /// and ``ImageCacheConfig/diskCacheExpireType``.
     public let config: ImageCacheConfig
     let directoryPath: String
 
@@ -100,6 +102,8 @@ public final class DiskCache: DiskCaching {
 
     // MARK: Reading
 
+    /// Whether a file exists for `key` (one `lstat`, no read: a corrupt file still counts until
+    /// a read removes it).
     public func containsData(forKey key: String) -> Bool {
         guard let info = DiskCacheFileIO.status(cachePath(forKey: key)) else { return false }
         return DiskCacheFileIO.isRegularFile(info)
