@@ -8,7 +8,8 @@ let package = Package(
         .executable(name: "webimage", targets: ["webimage"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // One system library target per C library. The modulemap's `link` line is what links;
@@ -30,7 +31,10 @@ let package = Package(
         .target(name: "CWebImageShims", dependencies: ["CJPEG", "CPNG"]),
         .target(
             name: "WebImage",
-            dependencies: ["CWebImageShims", "CJPEG", "CPNG", "CWebP", "CGIF"],
+            dependencies: [
+                "CWebImageShims", "CJPEG", "CPNG", "CWebP", "CGIF",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "webimage",
@@ -43,6 +47,12 @@ let package = Package(
             name: "webimage-bench",
             dependencies: ["WebImage"],
             path: "Benchmarks/Sources/webimage-bench",
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        // Writes and verifies disk-cache entries in a child process, so tests can SIGKILL it or run two at once.
+        .executableTarget(
+            name: "webimage-cache-torture",
+            dependencies: ["WebImage"],
+            path: "Tests/CacheTorture",
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "WebImageTests",

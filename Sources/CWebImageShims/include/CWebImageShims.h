@@ -2,4 +2,5 @@
 #define CWEBIMAGESHIMS_H
 #include "jpeg_shim.h"
 #include "png_shim.h"
+#include "stat_shim.h"
 #endif

@@ -1,0 +1,216 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The default ``DiskCaching``: one file per key in a directory, safe against crashes and against
+/// several processes sharing the directory.
+///
+/// - Every write goes to a uniquely named temporary file in the same directory (process id plus
+///   random bits), then `rename`s over the entry, so a reader sees the old entry or the new one,
+///   never a mix. A killed writer leaves only a temporary file, which is never read as an entry
+///   and is removed by ``removeExpiredData()``.
+/// - There is no `fsync`: a process crash cannot tear an entry (the data is in the page cache
+///   before the rename), and what a power loss can tear — a short or zero-filled file — fails the
+///   entry's checksum and reads as a miss. Durability of a cache is not worth milliseconds per store.
+/// - Each entry carries a checksum (``DiskCacheEntryFormat``); a corrupt, truncated or foreign
+///   file is removed and reads as a miss.
+/// - Reads set the access time explicitly, because it is the default expiry date and Linux's
+///   `relatime` does not keep it.
+/// - With ``ImageCacheConfig/maxDiskSize`` set, every store that takes the total over the limit
+///   trims oldest-first to half of it, not only ``removeExpiredData()``.
+///
+/// Calls block on file I/O; run them off latency-sensitive threads.
+public final class DiskCache: DiskCaching {
+    /// The directory holding the entries.
+    public let directory: URL
+    /// The limits it applies: ``ImageCacheConfig/maxDiskAge``, ``ImageCacheConfig/maxDiskSize``
+    /// and ``ImageCacheConfig/diskCacheExpireType``.
+    public let config: ImageCacheConfig
+    let directoryPath: String
+
+    struct State {
+        /// Bytes of entries, as this process last knew them; nil until the first scan. Other
+        /// processes change the directory too, so trimming rescans rather than trusting it.
+        var totalSize: Int?
+    }
+    let state = Mutex(State())
+
+    /// Opens (creating with mode 0700 if needed) the cache in `directory`.
+    /// - Throws: ``WebImageError/diskCacheFailure(_:)`` if the directory cannot be created.
+    public init(directory: URL, config: ImageCacheConfig = ImageCacheConfig()) throws {
+        self.directory = directory.standardizedFileURL
+        self.directoryPath = self.directory.path
+        self.config = config
+        try ensureDirectory()
+    }
+
+    /// `$XDG_CACHE_HOME/swift-web-image/<namespace>`, else `~/.cache/swift-web-image/<namespace>`.
+    /// The namespace is reduced to `[A-Za-z0-9._-]` (others become `_`) and cannot be `.` or `..`,
+    /// so it cannot leave that folder.
+    public static func defaultDirectory(namespace: String) -> URL {
+        defaultDirectory(namespace: namespace, environment: ProcessInfo.processInfo.environment)
+    }
+
+    static func defaultDirectory(namespace: String, environment: [String: String]) -> URL {
+        let base: URL
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            // The XDG spec says relative paths are invalid and must be ignored.
+            base = URL(fileURLWithPath: xdg, isDirectory: true)
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            base = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache", isDirectory: true)
+        } else {
+            base = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache", isDirectory: true)
+        }
+        return base.appendingPathComponent("swift-web-image", isDirectory: true)
+            .appendingPathComponent(sanitizedNamespace(namespace), isDirectory: true)
+    }
+
+    static func sanitizedNamespace(_ namespace: String) -> String {
+        var name = String(
+            namespace.unicodeScalars.prefix(200).map { scalar -> Character in
+                let allowed = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))
+                return allowed || scalar == "." || scalar == "-" || scalar == "_" ? Character(scalar) : "_"
+            })
+        if name.allSatisfy({ $0 == "." }) { name = "_" + name }
+        return name
+    }
+
+    // MARK: Paths
+
+    public func cachePath(forKey key: String) -> String {
+        path(ofFile: DiskCacheFileNames.fileName(forKey: key))
+    }
+
+    func path(ofFile name: String) -> String { directoryPath + "/" + name }
+
+    func ensureDirectory() throws(WebImageError) {
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directoryPath, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .diskCacheFailure("cannot create \(directoryPath): \(error.localizedDescription)")
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directoryPath, isDirectory: &isDirectory), isDirectory.boolValue
+        else { throw .diskCacheFailure("\(directoryPath) is not a directory") }
+    }
+
+    // MARK: Reading
+
+    /// Whether a file exists for `key` (one `lstat`, no read: a corrupt file still counts until
+    /// a read removes it).
+    public func containsData(forKey key: String) -> Bool {
+        guard let info = DiskCacheFileIO.status(cachePath(forKey: key)) else { return false }
+        return DiskCacheFileIO.isRegularFile(info)
+    }
+
+    public func data(forKey key: String) -> Data? {
+        readEntry(forKey: key, touch: true)?.data
+    }
+
+    public func entry(forKey key: String) -> DiskCacheEntry? {
+        readEntry(forKey: key, touch: true)
+    }
+
+    public func extendedData(forKey key: String) -> Data? {
+        readEntry(forKey: key, touch: false)?.metadata.extendedData
+    }
+
+    func readEntry(forKey key: String, touch: Bool) -> DiskCacheEntry? {
+        let path = cachePath(forKey: key)
+        guard let file = DiskCacheFileIO.read(path, touch: touch) else { return nil }
+        if let entry = DiskCacheEntryFormat.decode(file.bytes) { return entry }
+        let removed = DiskCacheFileIO.unlinkIfSame(path, device: file.device, inode: file.inode)
+        adjustSize(by: -removed)
+        return nil
+    }
+
+    // MARK: Writing
+
+    public func setData(_ data: Data, forKey key: String, metadata: DiskCacheMetadata?) throws {
+        let file = try DiskCacheEntryFormat.encode(data: data, metadata: metadata ?? DiskCacheMetadata())
+        let replaced = try writeAtomically(file, to: DiskCacheFileNames.fileName(forKey: key))
+        adjustSize(by: file.count - replaced)
+        try trimAfterStore()
+    }
+
+    public func setExtendedData(_ extendedData: Data?, forKey key: String) throws {
+        // Read-modify-write: with two concurrent writers of the same key the last one wins, and
+        // both leave an intact entry.
+        guard var entry = readEntry(forKey: key, touch: false) else { return }
+        entry.metadata.extendedData = extendedData
+        try setData(entry.data, forKey: key, metadata: entry.metadata)
+    }
+
+    /// Writes `file` to a temporary file and renames it over `name`; returns the size of the
+    /// entry it replaced (0 if none). A vanished directory is recreated once.
+    func writeAtomically(_ file: Data, to name: String) throws(WebImageError) -> Int {
+        let target = path(ofFile: name)
+        var attempt = 0
+        while true {
+            attempt += 1
+            let temporary = path(ofFile: DiskCacheFileNames.temporaryName())
+            do {
+                try DiskCacheFileIO.writeNewFile(temporary, file)
+            } catch {
+                if error.code == ENOENT, attempt == 1 {
+                    try ensureDirectory()
+                    continue
+                }
+                throw .diskCacheFailure("cannot store \(name): \(error.description)")
+            }
+            let old = DiskCacheFileIO.status(target).map { DiskCacheFileIO.isRegularFile($0) ? Int($0.st_size) : 0 }
+            if rename(temporary, target) == 0 { return old ?? 0 }
+            let code = errno
+            unlink(temporary)
+            if code == ENOENT, attempt == 1 {
+                try ensureDirectory()
+                continue
+            }
+            throw .diskCacheFailure("cannot store \(name): rename: \(DiskCacheFileIO.errorText(code))")
+        }
+    }
+
+    // MARK: Removing
+
+    public func removeData(forKey key: String) {
+        let path = cachePath(forKey: key)
+        guard let info = DiskCacheFileIO.status(path), unlink(path) == 0 else { return }
+        adjustSize(by: -Int(info.st_size))
+    }
+
+    public func removeAllData() throws {
+        do {
+            try FileManager.default.removeItem(atPath: directoryPath)
+        } catch {
+            // Gone already (or removed by another process meanwhile) is fine.
+            if FileManager.default.fileExists(atPath: directoryPath) {
+                throw WebImageError.diskCacheFailure("cannot remove \(directoryPath): \(error.localizedDescription)")
+            }
+        }
+        try ensureDirectory()
+        state.withLock { $0.totalSize = 0 }
+    }
+
+    // MARK: Totals
+
+    public var totalCount: Int { scanEntries(dates: false).count }
+
+    public var totalSize: Int {
+        let size = scanEntries(dates: false).reduce(0) { $0 + $1.size }
+        state.withLock { $0.totalSize = size }
+        return size
+    }
+
+    func adjustSize(by delta: Int) {
+        guard delta != 0 else { return }
+        state.withLock { state in
+            if let size = state.totalSize { state.totalSize = max(0, size + delta) }
+        }
+    }
+}

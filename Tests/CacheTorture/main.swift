@@ -1,0 +1,206 @@
+// webimage-cache-torture: drives a DiskCache from a separate process so tests can SIGKILL it
+// mid-write or run two against one directory. Every value is a function of its key and a
+// generation number written at its front, so any reader can tell an intact value from a torn one.
+//
+//   write    DIR SEED KEYS              store random keys forever (prints "ready" after the first)
+//   hammer   DIR SEED MILLIS KEYS LIMIT store, read and verify for MILLIS ms with maxDiskSize LIMIT
+//   verify   DIR KEYS MAXLEN            read every key; exit 1 if any value is not intact
+//   fulldisk DIR                        under RLIMIT_FSIZE, a too-large store must fail cleanly
+//   bench    DIR FILE...                disk hit + decode vs. reading the file + decode (build -c release)
+import Foundation
+import WebImage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+struct SplitMix64 {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+func fnv1a(_ text: String) -> UInt64 {
+    text.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+}
+
+/// `key|generation|` followed by pseudo-random bytes; the length also depends on both.
+func value(key: String, generation: UInt64, maxLength: Int) -> Data {
+    var rng = SplitMix64(state: fnv1a(key) ^ generation &* 0x2545_F491_4F6C_DD1D)
+    var out = Data("\(key)|\(generation)|".utf8)
+    let tail = Int(rng.next() % UInt64(maxLength))
+    let words = (0..<(tail + 7) / 8).map { _ in rng.next() }
+    words.withUnsafeBytes { out.append(contentsOf: $0.prefix(tail)) }
+    return out
+}
+
+/// Whether `data` is exactly what `key` holds for the generation recorded in it.
+func isIntact(_ data: Data, key: String, maxLength: Int) -> Bool {
+    let parts = data.prefix(200).split(separator: UInt8(ascii: "|"), maxSplits: 2, omittingEmptySubsequences: false)
+    guard parts.count == 3, String(decoding: parts[0], as: UTF8.self) == key,
+        let generation = UInt64(String(decoding: parts[1], as: UTF8.self))
+    else { return false }
+    return data == value(key: key, generation: generation, maxLength: maxLength)
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("webimage-cache-torture: \(message)\n".utf8))
+    exit(1)
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3 else { fail("usage: write|hammer|verify|fulldisk DIR ...") }
+let directory = URL(fileURLWithPath: arguments[2], isDirectory: true)
+let maxLength = 256 << 10
+
+switch arguments[1] {
+case "write":
+    guard arguments.count == 5, let seed = UInt64(arguments[3]), let keys = UInt64(arguments[4]) else { fail("write") }
+    let cache: DiskCache
+    do { cache = try DiskCache(directory: directory) } catch { fail("\(error)") }
+    var rng = SplitMix64(state: seed)
+    var announced = false
+    while true {
+        let key = "k\(rng.next() % keys)"
+        do {
+            try cache.setData(
+                value(key: key, generation: rng.next() % 1000, maxLength: maxLength), forKey: key, metadata: nil)
+        } catch { fail("store \(key): \(error)") }
+        if !announced {
+            // Unbuffered, so the parent sees it at once.
+            FileHandle.standardOutput.write(Data("ready\n".utf8))
+            announced = true
+        }
+    }
+
+case "hammer":
+    guard arguments.count == 7, let seed = UInt64(arguments[3]), let millis = Double(arguments[4]),
+        let keys = UInt64(arguments[5]), let limit = Int(arguments[6])
+    else { fail("hammer") }
+    var config = ImageCacheConfig()
+    config.maxDiskSize = limit
+    let cache: DiskCache
+    do { cache = try DiskCache(directory: directory, config: config) } catch { fail("\(error)") }
+    var rng = SplitMix64(state: seed)
+    let deadline = Date().addingTimeInterval(millis / 1000)
+    var stores = 0
+    var reads = 0
+    var hits = 0
+    while Date() < deadline {
+        let key = "k\(rng.next() % keys)"
+        switch rng.next() % 10 {
+        case 0..<4:
+            let data = value(key: key, generation: rng.next() % 1000, maxLength: 64 << 10)
+            do { try cache.setData(data, forKey: key, metadata: DiskCacheMetadata(etag: key)) } catch {
+                fail("store \(key): \(error)")
+            }
+            stores += 1
+        case 4:
+            cache.removeData(forKey: key)
+        default:
+            reads += 1
+            guard let entry = cache.entry(forKey: key) else { continue }
+            guard isIntact(entry.data, key: key, maxLength: 64 << 10), entry.metadata.etag == key else {
+                fail("corrupt value for \(key) (\(entry.data.count) bytes)")
+            }
+            hits += 1
+        }
+    }
+    print("stores=\(stores) reads=\(reads) hits=\(hits)")
+
+case "verify":
+    guard arguments.count == 5, let keys = Int(arguments[3]), let verifyLength = Int(arguments[4]) else {
+        fail("verify")
+    }
+    let cache: DiskCache
+    do { cache = try DiskCache(directory: directory) } catch { fail("\(error)") }
+    var valid = 0
+    for index in 0..<keys {
+        let key = "k\(index)"
+        guard let data = cache.data(forKey: key) else { continue }
+        guard isIntact(data, key: key, maxLength: verifyLength) else { fail("corrupt value for \(key)") }
+        valid += 1
+    }
+    print("valid=\(valid)")
+
+case "fulldisk":
+    // RLIMIT_FSIZE makes write(2) fail with EFBIG past the limit, like a full disk does with
+    // ENOSPC; SIGXFSZ would kill us first unless ignored.
+    let cache: DiskCache
+    do { cache = try DiskCache(directory: directory) } catch { fail("\(error)") }
+    let small = value(key: "k0", generation: 1, maxLength: 4 << 10)
+    let other = value(key: "k1", generation: 2, maxLength: 4 << 10)
+    do {
+        try cache.setData(small, forKey: "k0", metadata: nil)
+        try cache.setData(other, forKey: "k1", metadata: nil)
+    } catch { fail("first stores: \(error)") }
+    signal(SIGXFSZ, SIG_IGN)
+    var limit = rlimit(rlim_cur: 64 << 10, rlim_max: 64 << 10)
+    guard setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0 else { fail("setrlimit") }
+    var big = value(key: "k0", generation: 3, maxLength: 8)
+    big.append(Data(count: 256 << 10))
+    do {
+        try cache.setData(big, forKey: "k0", metadata: nil)
+        fail("a store past RLIMIT_FSIZE succeeded")
+    } catch WebImageError.diskCacheFailure(let reason) {
+        print("failure: \(reason)")
+    } catch { fail("unexpected error \(error)") }
+    guard cache.data(forKey: "k0") == small, cache.data(forKey: "k1") == other else {
+        fail("entries changed by the failed store")
+    }
+    let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    guard leftovers.count == 2 else { fail("files left: \(leftovers)") }
+    print("ok")
+
+case "bench":
+    // Alternates the two ways in rounds, so drift in machine load hits both alike.
+    let cache: DiskCache
+    do { cache = try DiskCache(directory: directory) } catch { fail("\(error)") }
+    func seconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+    for file in arguments.dropFirst(3) {
+        guard let bytes = FileManager.default.contents(atPath: file) else { fail("cannot read \(file)") }
+        let plain = directory.appendingPathComponent("plain-\(UUID())")
+        do {
+            try bytes.write(to: plain)
+            try cache.setData(bytes, forKey: file, metadata: nil)
+        } catch { fail("\(error)") }
+        var times = (plainRead: 0.0, plainDecode: 0.0, cacheRead: 0.0, cacheDecode: 0.0)
+        let iterations = max(20, min(2000, 20_000_000 / max(bytes.count, 1)))
+        do {
+            for _ in 0..<5 {
+                times.plainRead += try seconds { for _ in 0..<iterations { _ = try Data(contentsOf: plain) } }
+                times.cacheRead += seconds { for _ in 0..<iterations { _ = cache.data(forKey: file) } }
+                times.plainDecode += try seconds {
+                    for _ in 0..<iterations / 10 + 1 {
+                        _ = try ImageCodersManager.shared.decode(Data(contentsOf: plain), options: ImageDecodeOptions())
+                    }
+                }
+                times.cacheDecode += try seconds {
+                    for _ in 0..<iterations / 10 + 1 {
+                        _ = try ImageCodersManager.shared.decode(
+                            cache.data(forKey: file)!, options: ImageDecodeOptions())
+                    }
+                }
+            }
+        } catch { fail("\(error)") }
+        let name = (file as NSString).lastPathComponent
+        let us = { (total: Double, count: Int) in String(format: "%.1f", total / Double(count * 5) * 1e6) }
+        print(
+            "\(name) \(bytes.count) B: read \(us(times.plainRead, iterations)) us, cache read \(us(times.cacheRead, iterations)) us;"
+                + " read+decode \(us(times.plainDecode, iterations / 10 + 1)) us, cache hit+decode"
+                + " \(us(times.cacheDecode, iterations / 10 + 1)) us, ratio"
+                + " \(String(format: "%.3f", times.cacheDecode / times.plainDecode))")
+    }
+
+default:
+    fail("unknown mode \(arguments[1])")
+}

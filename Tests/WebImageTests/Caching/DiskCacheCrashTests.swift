@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+@testable import WebImage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Acceptance tests with real processes: writers killed mid-store, and two processes sharing a
+/// directory. Values are self-describing (`key|generation|bytes`), so a torn one is caught.
+@Suite struct DiskCacheCrashTests {
+    @Test func sigkillMidWriteNeverLeavesATornEntry() throws {
+        try withTemporaryDiskCacheDirectory { url in
+            var rng = SplitMix64(seed: 0xC0FFEE)
+            for round in 0..<5 {
+                let (process, out) = CacheTorture.process(["write", url.path, "\(round + 1)", "40"])
+                try process.run()
+                // Wait until it has stored something, then kill it somewhere 20–200 ms later.
+                let ready = out.fileHandleForReading.availableDataLine()
+                #expect(ready == "ready")
+                usleep(UInt32(20_000 + rng.next() % 180_000))
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                #expect(process.terminationReason == .uncaughtSignal)
+            }
+            let cache = try DiskCache(directory: url)
+            var intact = 0
+            for index in 0..<40 {
+                guard let data = cache.data(forKey: "k\(index)") else { continue }
+                #expect(CacheTorture.isIntact(data, key: "k\(index)", maxLength: 256 << 10), "k\(index)")
+                intact += 1
+            }
+            #expect(intact > 0)
+            #expect(cache.totalCount == intact)
+            // Killed writers' temporary files are not entries, and a sweep removes them.
+            try cache.removeExpiredData()
+            #expect(diskCacheDirectoryListing(url).allSatisfy { DiskCacheFileNames.isEntryName($0) })
+            #expect(diskCacheDirectoryListing(url).count == intact)
+        }
+    }
+
+    @Test func twoProcessesHammeringOneDirectoryNeverSeeCorruption() throws {
+        try withTemporaryDiskCacheDirectory { url in
+            // 48 keys of up to 64 KiB against a 1 MiB limit: both processes trim constantly.
+            let arguments = { (seed: Int) in ["hammer", url.path, "\(seed)", "1200", "48", "\(1 << 20)"] }
+            let (first, firstOut) = CacheTorture.process(arguments(1))
+            let (second, secondOut) = CacheTorture.process(arguments(2))
+            try first.run()
+            try second.run()
+            let firstReport = String(decoding: firstOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let secondReport = String(decoding: secondOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            first.waitUntilExit()
+            second.waitUntilExit()
+            #expect(first.terminationStatus == 0, "\(firstReport)")
+            #expect(second.terminationStatus == 0, "\(secondReport)")
+            for report in [firstReport, secondReport] {
+                let hits = report.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("hits=") }.flatMap {
+                    Int($0.dropFirst(5))
+                }
+                #expect((hits ?? 0) > 0, "\(report)")
+            }
+            // Whatever is left reads back intact, within the limit.
+            let verify = try CacheTorture.run(["verify", url.path, "48", "\(64 << 10)"])
+            #expect(verify.status == 0, "\(verify.output)")
+            var config = ImageCacheConfig()
+            config.maxDiskSize = 1 << 20
+            let cache = try DiskCache(directory: url, config: config)
+            try cache.removeExpiredData()
+            #expect(cache.totalSize <= 1 << 20)
+            #expect(diskCacheDirectoryListing(url).allSatisfy { DiskCacheFileNames.isEntryName($0) })
+        }
+    }
+}
+
+extension FileHandle {
+    /// Reads up to the first newline (or end of file), without buffering past it.
+    fileprivate func availableDataLine() -> String {
+        var bytes = [UInt8]()
+        while let byte = try? read(upToCount: 1), let first = byte.first, first != UInt8(ascii: "\n") {
+            bytes.append(first)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

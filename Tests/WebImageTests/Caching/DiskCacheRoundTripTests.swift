@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+@testable import WebImage
+
+@Suite struct DiskCacheRoundTripTests {
+    @Test func dataAndMetadataReadBackAsStored() throws {
+        try withDiskCache { cache in
+            let data = diskCacheTestBytes(5000, seed: 1)
+            let metadata = DiskCacheMetadata(
+                contentType: "image/png", etag: "\"abc\"", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT",
+                storeDate: Date(timeIntervalSince1970: 1_700_000_000.25),
+                expirationDate: Date(timeIntervalSince1970: 1_800_000_000), extendedData: Data([1, 2, 3]))
+            try cache.setData(data, forKey: "https://example.com/a.png", metadata: metadata)
+            let entry = try #require(cache.entry(forKey: "https://example.com/a.png"))
+            #expect(entry.data == data)
+            #expect(entry.metadata == metadata)
+            #expect(cache.data(forKey: "https://example.com/a.png") == data)
+            #expect(cache.containsData(forKey: "https://example.com/a.png"))
+        }
+    }
+
+    @Test func nilMetadataRecordsOnlyTheStoreDate() throws {
+        try withDiskCache { cache in
+            let before = Date()
+            try cache.setData(Data("x".utf8), forKey: "k", metadata: nil)
+            let metadata = try #require(cache.entry(forKey: "k")).metadata
+            #expect(metadata.contentType == nil && metadata.etag == nil && metadata.extendedData == nil)
+            #expect(metadata.storeDate >= before.addingTimeInterval(-1) && metadata.storeDate <= Date())
+        }
+    }
+
+    @Test func emptyDataIsAnEntry() throws {
+        try withDiskCache { cache in
+            try cache.setData(Data(), forKey: "empty", metadata: nil)
+            #expect(cache.data(forKey: "empty") == Data())
+            #expect(cache.totalCount == 1)
+        }
+    }
+
+    @Test func missingKeyIsAMiss() throws {
+        try withDiskCache { cache in
+            #expect(cache.data(forKey: "nope") == nil)
+            #expect(cache.entry(forKey: "nope") == nil)
+            #expect(cache.extendedData(forKey: "nope") == nil)
+            #expect(!cache.containsData(forKey: "nope"))
+            cache.removeData(forKey: "nope")
+        }
+    }
+
+    @Test func storingAgainReplacesTheEntry() throws {
+        try withDiskCache { cache in
+            try cache.setData(diskCacheTestBytes(3000, seed: 1), forKey: "k", metadata: DiskCacheMetadata(etag: "1"))
+            try cache.setData(diskCacheTestBytes(10, seed: 2), forKey: "k", metadata: DiskCacheMetadata(etag: "2"))
+            let entry = try #require(cache.entry(forKey: "k"))
+            #expect(entry.data == diskCacheTestBytes(10, seed: 2))
+            #expect(entry.metadata.etag == "2")
+            #expect(cache.totalCount == 1)
+            #expect(diskCacheDirectoryListing(cache.directory).count == 1)
+        }
+    }
+
+    @Test func removeDataDeletesOnlyThatEntry() throws {
+        try withDiskCache { cache in
+            try cache.setData(Data("a".utf8), forKey: "a", metadata: nil)
+            try cache.setData(Data("b".utf8), forKey: "b", metadata: nil)
+            cache.removeData(forKey: "a")
+            #expect(cache.data(forKey: "a") == nil)
+            #expect(cache.data(forKey: "b") == Data("b".utf8))
+            #expect(cache.totalCount == 1)
+        }
+    }
+
+    @Test func totalsCountEntryFilesWithTheirHeaders() throws {
+        try withDiskCache { cache in
+            #expect(cache.totalSize == 0 && cache.totalCount == 0)
+            try cache.setData(diskCacheTestBytes(1000, seed: 1), forKey: "a", metadata: nil)
+            try cache.setData(
+                diskCacheTestBytes(2000, seed: 2), forKey: "b.png", metadata: DiskCacheMetadata(etag: "e"))
+            let sizes = try ["a", "b.png"].map { key in
+                try #require(FileManager.default.attributesOfItem(atPath: cache.cachePath(forKey: key))[.size] as? Int)
+            }
+            #expect(cache.totalCount == 2)
+            #expect(cache.totalSize == sizes[0] + sizes[1])
+            // 32-byte header + 9 bytes of metadata (flags, store date) + the data.
+            #expect(sizes[0] == 32 + 9 + 1000)
+            #expect(sizes[1] == 32 + 9 + 5 + 2000)
+        }
+    }
+
+    @Test func removeAllDataEmptiesAndRecreatesTheDirectory() throws {
+        try withDiskCache { cache in
+            for index in 0..<5 { try cache.setData(Data([UInt8(index)]), forKey: "k\(index)", metadata: nil) }
+            try Data("stray".utf8).write(to: cache.directory.appendingPathComponent("stray"))
+            try cache.removeAllData()
+            #expect(diskCacheDirectoryListing(cache.directory).isEmpty)
+            #expect(cache.totalCount == 0 && cache.totalSize == 0)
+            try cache.setData(Data("again".utf8), forKey: "k0", metadata: nil)
+            #expect(cache.data(forKey: "k0") == Data("again".utf8))
+        }
+    }
+
+    @Test func directoryIsCreatedPrivate() throws {
+        try withTemporaryDiskCacheDirectory { url in
+            let nested = url.appendingPathComponent("a/b")
+            _ = try DiskCache(directory: nested)
+            let mode = try #require(
+                FileManager.default.attributesOfItem(atPath: nested.path)[.posixPermissions] as? Int)
+            #expect(mode & 0o777 == 0o700)
+        }
+    }
+
+    @Test func aFileWhereTheDirectoryShouldBeIsATypedFailure() throws {
+        try withTemporaryDiskCacheDirectory { url in
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            let file = url.appendingPathComponent("file")
+            try Data("x".utf8).write(to: file)
+            #expect(throws: WebImageError.self) { try DiskCache(directory: file) }
+        }
+    }
+}
