@@ -30,7 +30,7 @@ public final class ImageCachesManager: ImageCaching {
     let state: Mutex<State>
 
     /// The manager of the shared cache, holding ``ImageCache/shared``.
-    // TODO(after DiskCache lands): public static let shared = ImageCachesManager(caches: [ImageCache.shared])
+    public static let shared = ImageCachesManager(caches: [ImageCache.shared])
 
     /// A manager of `caches`, lowest priority first.
     public init(caches: [any ImageCaching] = []) {
