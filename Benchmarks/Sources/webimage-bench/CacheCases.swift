@@ -108,7 +108,7 @@ let cacheCases: [BenchCase] = [
         swiftPeer: { context in
             let data = try context.input("cache.jpg")
             let directory = try CacheBench.freshDirectory("store-peer")
-            let urls = CacheBench.keys(CacheBench.storeCount).map { directory.appendingPathComponent($0) }
+            let urls = (0..<CacheBench.storeCount).map { directory.appendingPathComponent("entry-\($0).jpg") }
             return {
                 for url in urls { try data.write(to: url, options: .atomic) }
                 return RunOutput(checksum: data.count, shape: "\(urls.count)x1x1")
