@@ -18,7 +18,7 @@ import sys
 import numpy as np
 from PIL import Image, ImageDraw
 
-GENERATOR_VERSION = 4
+GENERATOR_VERSION = 5
 HERE = pathlib.Path(__file__).resolve().parent
 
 ANIM_SIZE = (480, 360)
@@ -51,6 +51,12 @@ def photo_like(seed, width, height, noise_sigma):
 
 def make_photo_jpg():
     rgb = photo_like(seed=1, width=4000, height=3000, noise_sigma=12)
+    return encode(Image.fromarray(rgb, "RGB"), "JPEG", quality=85)
+
+
+def make_cache_jpg():
+    """About 100 KB, the size of a typical web photo: what the cache cases store and read."""
+    rgb = photo_like(seed=6, width=768, height=576, noise_sigma=8)
     return encode(Image.fromarray(rgb, "RGB"), "JPEG", quality=85)
 
 
@@ -121,6 +127,7 @@ INPUTS = {
     "anim.gif": make_anim_gif,
     "still.webp": make_still_webp,
     "anim.webp": make_anim_webp,
+    "cache.jpg": make_cache_jpg,
 }
 
 

@@ -16,10 +16,14 @@ struct BenchCase: Sendable {
     let name: String
     /// One line for `--list` and the README: what is measured.
     let summary: String
-    /// Who runs the same case for comparison: "pillow" (Benchmarks/peers/pillow_bench.py).
+    /// Who runs the same case for comparison: "pillow" (Benchmarks/peers/pillow_bench.py) or
+    /// "swift" (``peerSetup``, run by this executable with `--side peer`).
     let peer: String
     /// Loads inputs and prepares state, then returns the body to time.
     let setup: @Sendable (BenchContext) throws -> Body
+    /// The peer's side when the peer is plain Swift (a bare locked dictionary, `Data(contentsOf:)`
+    /// plus a decode, ...): the baseline our side is compared with.
+    let peerSetup: (@Sendable (BenchContext) throws -> Body)?
 
     init(
         _ name: String, peer: String = "pillow", summary: String,
@@ -29,6 +33,19 @@ struct BenchCase: Sendable {
         self.summary = summary
         self.peer = peer
         self.setup = setup
+        self.peerSetup = nil
+    }
+
+    /// A case whose peer is Swift code in this executable (`peer` "swift").
+    init(
+        _ name: String, summary: String, setup: @escaping @Sendable (BenchContext) throws -> Body,
+        swiftPeer: @escaping @Sendable (BenchContext) throws -> Body
+    ) {
+        self.name = name
+        self.summary = summary
+        self.peer = "swift"
+        self.setup = setup
+        self.peerSetup = swiftPeer
     }
 }
 

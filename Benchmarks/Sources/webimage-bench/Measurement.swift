@@ -32,14 +32,25 @@ struct CaseResult: Encodable {
     }
 }
 
-/// Runs `benchCase`: its setup once, `warmup` untimed runs, then `runs` timed runs.
-/// Never throws: a failure anywhere becomes the result's `error`.
-func measure(_ benchCase: BenchCase, context: BenchContext, warmup: Int, runs: Int) -> CaseResult {
-    var result = CaseResult(case: benchCase.name, side: "ours", tool: "webimage")
+/// Runs `benchCase` (our side, or with `peer` its Swift peer): its setup once, `warmup` untimed
+/// runs, then `runs` timed runs. Never throws: a failure anywhere becomes the result's `error`.
+func measure(_ benchCase: BenchCase, context: BenchContext, warmup: Int, runs: Int, peer: Bool = false)
+    -> CaseResult
+{
+    var result = CaseResult(case: benchCase.name, side: peer ? "peer" : "ours", tool: peer ? "swift" : "webimage")
     result.warmup = warmup
     result.runs = runs
     do {
-        let body = try benchCase.setup(context)
+        let setup: @Sendable (BenchContext) throws -> BenchCase.Body
+        if peer {
+            guard let peerSetup = benchCase.peerSetup else {
+                throw BenchError("case '\(benchCase.name)' has no Swift peer (its peer is \(benchCase.peer))")
+            }
+            setup = peerSetup
+        } else {
+            setup = benchCase.setup
+        }
+        let body = try setup(context)
         var checksum = 0
         var shape = ""
         for _ in 0..<warmup {

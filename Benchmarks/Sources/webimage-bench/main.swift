@@ -5,12 +5,16 @@ import Foundation
 //
 //   webimage-bench --list
 //   webimage-bench [--case NAME]... [--filter SUBSTRING] [--runs N] [--warmup N] [--inputs DIR]
+//                  [--side ours|peer]
+//
+// `--side peer` runs the Swift peer of cases whose peer is "swift" (the baseline they are
+// compared with) instead of our side.
 //
 // Exit status: 0 if every selected case ran, 1 if one failed (its line carries "error"),
 // 2 for a usage error.
 
 /// Every case, in table order. A new group of cases adds its array here.
-let allCases: [BenchCase] = codecCases
+let allCases: [BenchCase] = codecCases + cacheCases
 
 struct Arguments {
     var list = false
@@ -19,6 +23,7 @@ struct Arguments {
     var runs = 10
     var warmup = 3
     var inputs = "Benchmarks/inputs"
+    var peer = false
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -41,6 +46,12 @@ struct Arguments {
             case "--runs": runs = try count(for: flag, minimum: 1)
             case "--warmup": warmup = try count(for: flag, minimum: 0)
             case "--inputs": inputs = try value(for: flag)
+            case "--side":
+                let side = try value(for: flag)
+                guard side == "ours" || side == "peer" else {
+                    throw BenchError("--side is ours or peer, got '\(side)'")
+                }
+                peer = side == "peer"
             default: throw BenchError("unknown argument '\(flag)'")
             }
         }
@@ -78,7 +89,8 @@ do {
     let context = BenchContext(inputsDirectory: URL(fileURLWithPath: arguments.inputs, isDirectory: true))
     var failed = false
     for benchCase in cases {
-        let result = measure(benchCase, context: context, warmup: arguments.warmup, runs: arguments.runs)
+        let result = measure(
+            benchCase, context: context, warmup: arguments.warmup, runs: arguments.runs, peer: arguments.peer)
         failed = failed || result.error != nil
         print(result.jsonLine)
     }

@@ -29,7 +29,10 @@ public struct ImageCacheQueryResult: Sendable {
 public protocol ImageCaching: Sendable {
     /// Looks in memory, then on disk (as `cacheType` allows), decoding with the options and context.
     /// Throws ``WebImageError/cancelled`` if the task is cancelled.
-    func queryImage(
+    ///
+    /// Runs on the caller's executor (`nonisolated(nonsending)`), so that a memory hit returns
+    /// without hopping to another executor, even through `any ImageCaching`.
+    nonisolated(nonsending) func queryImage(
         forKey key: String, options: WebImageOptions, context: WebImageContext?, cacheType: ImageCacheType
     ) async throws -> ImageCacheQueryResult
     /// Stores the image and/or data (encoding the image when data is missing and disk is asked for).

@@ -1,0 +1,187 @@
+import Dispatch
+import Foundation
+import Synchronization
+import WebImage
+
+/// The cache cases. Their peers are Swift baselines (``BenchCase/peerSetup``): what the same
+/// work costs without the cache's bookkeeping.
+let cacheCases: [BenchCase] = [
+    BenchCase(
+        "memory-hit",
+        summary: "100k ImageCache.imageFromMemoryCache hits over 1,000 keys vs a bare Mutex<[String: Image]>",
+        setup: { _ in
+            let cache = CacheBench.makeMemoryCache()
+            let keys = CacheBench.keys(1_000)
+            let image = CacheBench.smallImage()
+            for key in keys { cache.storeImageToMemory(image, forKey: key) }
+            return {
+                var found = 0
+                for index in 0..<CacheBench.lookups {
+                    if let hit = cache.imageFromMemoryCache(forKey: keys[index % keys.count]) { found &+= hit.width }
+                }
+                return RunOutput(checksum: found, shape: "\(CacheBench.lookups)x1x1")
+            }
+        },
+        swiftPeer: { _ in
+            let keys = CacheBench.keys(1_000)
+            let image = CacheBench.smallImage()
+            let table = Mutex([String: Image]())
+            table.withLock { table in for key in keys { table[key] = image } }
+            return {
+                var found = 0
+                for index in 0..<CacheBench.lookups {
+                    if let hit = table.withLock({ $0[keys[index % keys.count]] }) { found &+= hit.width }
+                }
+                return RunOutput(checksum: found, shape: "\(CacheBench.lookups)x1x1")
+            }
+        }),
+    BenchCase(
+        "memory-query",
+        summary: "100k queryCacheOperation memory hits (synchronous completion) vs a bare Mutex<[String: Image]>",
+        setup: { _ in
+            let cache = CacheBench.makeMemoryCache()
+            let keys = CacheBench.keys(1_000)
+            let image = CacheBench.smallImage()
+            for key in keys { cache.storeImageToMemory(image, forKey: key) }
+            return {
+                let found = Mutex(0)
+                for index in 0..<CacheBench.lookups {
+                    cache.queryCacheOperation(forKey: keys[index % keys.count]) { image, _, _ in
+                        found.withLock { $0 &+= image?.width ?? 0 }
+                    }
+                }
+                return RunOutput(checksum: found.withLock { $0 }, shape: "\(CacheBench.lookups)x1x1")
+            }
+        },
+        swiftPeer: { _ in
+            let keys = CacheBench.keys(1_000)
+            let image = CacheBench.smallImage()
+            let table = Mutex([String: Image]())
+            table.withLock { table in for key in keys { table[key] = image } }
+            return {
+                let found = Mutex(0)
+                for index in 0..<CacheBench.lookups {
+                    let hit = table.withLock { $0[keys[index % keys.count]] }
+                    found.withLock { $0 &+= hit?.width ?? 0 }
+                }
+                return RunOutput(checksum: found.withLock { $0 }, shape: "\(CacheBench.lookups)x1x1")
+            }
+        }),
+    BenchCase(
+        "disk-hit",
+        summary: "queryImage of a ~100 KB JPEG with memory caching off vs Data(contentsOf:) + decode of the same file",
+        setup: { context in
+            let cache = try CacheBench.makeCache("disk-hit", memory: false)
+            try cache.storeImageDataToDisk(try context.input("cache.jpg"), forKey: "cache.jpg")
+            return {
+                let result = try CacheBench.wait { try await cache.queryImage(forKey: "cache.jpg") }
+                guard let image = result.image, result.cacheType == .disk else {
+                    throw BenchError("disk-hit missed")
+                }
+                return RunOutput(checksum: Int(image.bitmap.pixels[0]), shape: "\(image.width)x\(image.height)x1")
+            }
+        },
+        swiftPeer: { context in
+            // The cache's file frames the bytes with a checksummed header, so the peer reads a
+            // plain file holding the same bytes, in the same kind of directory.
+            let url = try CacheBench.freshDirectory("disk-hit-peer").appendingPathComponent("cache.jpg")
+            try context.input("cache.jpg").write(to: url)
+            var options = ImageDecodeOptions()
+            options.fileExtensionHint = "jpg"
+            return { [options] in
+                let image = try ImageCodersManager.shared.decode(try Data(contentsOf: url), options: options)
+                return RunOutput(checksum: Int(image.bitmap.pixels[0]), shape: "\(image.width)x\(image.height)x1")
+            }
+        }),
+    BenchCase(
+        "store-throughput",
+        summary: "storeImageDataToDisk of 50 x ~100 KB entries vs Data.write(to:options:.atomic) of the same bytes",
+        setup: { context in
+            let data = try context.input("cache.jpg")
+            let cache = try CacheBench.makeCache("store", memory: false)
+            let keys = CacheBench.keys(CacheBench.storeCount)
+            return {
+                for key in keys { try cache.storeImageDataToDisk(data, forKey: key) }
+                return RunOutput(checksum: data.count, shape: "\(keys.count)x1x1")
+            }
+        },
+        swiftPeer: { context in
+            let data = try context.input("cache.jpg")
+            let directory = try CacheBench.freshDirectory("store-peer")
+            let urls = (0..<CacheBench.storeCount).map { directory.appendingPathComponent("entry-\($0).jpg") }
+            return {
+                for url in urls { try data.write(to: url, options: .atomic) }
+                return RunOutput(checksum: data.count, shape: "\(urls.count)x1x1")
+            }
+        }),
+]
+
+enum CacheBench {
+    static let lookups = 100_000
+    static let storeCount = 50
+
+    static func keys(_ count: Int) -> [String] {
+        (0..<count).map { "https://images.example.com/photos/\($0).jpg" }
+    }
+
+    static func smallImage() -> Image {
+        Image(bitmap: ImageBitmap(width: 16, height: 16, fill: .white), hasAlpha: false)
+    }
+
+    /// An empty directory `webimage-bench-<name>` under the temporary directory. Emptied
+    /// again by the next run of the same case, so runs never pile up files.
+    static func freshDirectory(_ name: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-\(name)")
+        try? FileManager.default.removeItem(at: url)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// A real cache (``MemoryCache`` + ``DiskCache``) in a fresh directory.
+    static func makeCache(_ name: String, memory: Bool) throws -> ImageCache {
+        var config = ImageCacheConfig()
+        config.shouldCacheImagesInMemory = memory
+        return try ImageCache(namespace: "bench", directory: try freshDirectory(name), config: config)
+    }
+
+    /// A cache whose memory part is the real ``MemoryCache``; the disk part is never touched
+    /// by the memory cases.
+    static func makeMemoryCache() -> ImageCache {
+        let config = ImageCacheConfig()
+        return ImageCache(config: config, memoryCache: MemoryCache(config: config), diskCache: NoDiskCache())
+    }
+
+    /// Runs async work from a synchronous body (the harness times synchronous closures).
+    static func wait<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+        let result = Mutex<Result<T, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                let value = try await work()
+                result.withLock { $0 = .success(value) }
+            } catch {
+                result.withLock { $0 = .failure(error) }
+            }
+            done.signal()
+        }
+        done.wait()
+        guard let outcome = result.withLock({ $0 }) else { throw BenchError("no result") }
+        return try outcome.get()
+    }
+}
+
+/// A disk cache that holds nothing, for the cases that measure memory only.
+final class NoDiskCache: DiskCaching {
+    func containsData(forKey key: String) -> Bool { false }
+    func data(forKey key: String) -> Data? { nil }
+    func entry(forKey key: String) -> DiskCacheEntry? { nil }
+    func setData(_ data: Data, forKey key: String, metadata: DiskCacheMetadata?) throws {}
+    func extendedData(forKey key: String) -> Data? { nil }
+    func setExtendedData(_ extendedData: Data?, forKey key: String) throws {}
+    func removeData(forKey key: String) {}
+    func removeAllData() throws {}
+    func removeExpiredData() throws {}
+    func cachePath(forKey key: String) -> String { "" }
+    var totalCount: Int { 0 }
+    var totalSize: Int { 0 }
+}
