@@ -69,15 +69,23 @@ let cacheCases: [BenchCase] = [
         }),
     BenchCase(
         "disk-hit",
-        summary: "queryImage of a ~100 KB JPEG with memory caching off vs Data(contentsOf:) + decode of the same file",
+        summary:
+            "10 sequential queryImage calls from one task for a ~100 KB JPEG with memory caching off vs 10 × "
+            + "Data(contentsOf:) + decode of the same file (a server handler is async: only the I/O-queue hop is ours)",
         setup: { context in
             let cache = try CacheBench.makeCache("disk-hit", memory: false)
             try cache.storeImageDataToDisk(try context.input("cache.jpg"), forKey: "cache.jpg")
             return {
-                let result = try CacheBench.wait { try await cache.queryImage(forKey: "cache.jpg") }
-                guard let image = result.image, result.cacheType == .disk else {
-                    throw BenchError("disk-hit missed")
+                // Keep only the last result, as the peer keeps only its last image.
+                let last = try CacheBench.wait {
+                    var last = ImageCacheQueryResult.miss
+                    for _ in 0..<CacheBench.diskHitBatch {
+                        last = try await cache.queryImage(forKey: "cache.jpg")
+                        guard last.cacheType == .disk else { throw BenchError("disk-hit missed") }
+                    }
+                    return last
                 }
+                guard let image = last.image else { throw BenchError("disk-hit missed") }
                 return RunOutput(checksum: Int(image.bitmap.pixels[0]), shape: "\(image.width)x\(image.height)x1")
             }
         },
@@ -89,7 +97,11 @@ let cacheCases: [BenchCase] = [
             var options = ImageDecodeOptions()
             options.fileExtensionHint = "jpg"
             return { [options] in
-                let image = try ImageCodersManager.shared.decode(try Data(contentsOf: url), options: options)
+                var image: Image?
+                for _ in 0..<CacheBench.diskHitBatch {
+                    image = try ImageCodersManager.shared.decode(try Data(contentsOf: url), options: options)
+                }
+                guard let image else { throw BenchError("no image") }
                 return RunOutput(checksum: Int(image.bitmap.pixels[0]), shape: "\(image.width)x\(image.height)x1")
             }
         }),
@@ -152,6 +164,9 @@ enum CacheBench {
     }
 
     /// Runs async work from a synchronous body (the harness times synchronous closures).
+    /// Disk-hit queries per timed run, so the harness's sync-to-async bridge is amortised.
+    static let diskHitBatch = 10
+
     static func wait<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
         let result = Mutex<Result<T, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
