@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+import WebImage  // not @testable: the README's snippets must work with the public API alone
+
+/// The README's code, kept compiling and working (Nuke keeps its documentation snippets the same way).
+@Suite("README snippets")
+struct ReadmeSnippetTests {
+    @Test("Decoding and encoding: a thumbnail decode, then WebP")
+    func decodingSnippet() throws {
+        let data = try Fixtures.data("jpeg/photo_800x600.jpg")
+        var options = ImageDecodeOptions()
+        options.thumbnailPixelSize = PixelSize(width: 400, height: 400)
+        let image = try ImageCodersManager.shared.decode(data, options: options)
+        #expect(image.isThumbnail && image.width == 400 && image.height == 300)
+
+        var encode = ImageEncodeOptions()
+        encode.compressionQuality = 0.8
+        let webp = try ImageCodersManager.shared.encode(image, as: .webp, options: encode)
+        #expect(ImageFormat(detecting: webp) == .webp)
+    }
+
+    @Test("Caching: store, then a query hits memory")
+    func cachingSnippet() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let data = try Fixtures.data("png/pillow_rgba8.png")
+        let image = try ImageCodersManager.shared.decode(data, options: ImageDecodeOptions())
+        let url = URL(string: "https://example.com/a.png")!
+
+        let cache = try ImageCache(namespace: "thumbnails", directory: directory)
+        try await cache.store(image, data: data, forKey: url.absoluteString)
+        let hit = try await cache.queryImage(forKey: url.absoluteString)
+        #expect(hit.cacheType == .memory)
+        #expect(await cache.totalDiskCount() == 1)
+    }
+}
