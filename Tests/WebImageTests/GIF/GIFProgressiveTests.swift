@@ -55,4 +55,21 @@ struct GIFProgressiveTests {
         decoder.update(Data("PNG is not here".utf8), isFinal: false)
         #expect(throws: WebImageError.self) { try decoder.currentImage() }
     }
+
+    @Test("asking again without new bytes returns the same image instead of decoding twice")
+    func noSecondDecodeWithoutNewBytes() throws {
+        let data = try Fixtures.data("gif/pillow_noise.gif")
+        let decoder = GIFCoder().makeIncrementalDecoder(options: ImageDecodeOptions())
+        decoder.update(data.prefix(data.count / 2), isFinal: false)
+        let first = try #require(try decoder.currentImage())
+        let again = try #require(try decoder.currentImage())
+        // The same storage, not an equal copy: nothing was decoded the second time.
+        let same = first.bitmap.pixels.withUnsafeBufferPointer { a in
+            again.bitmap.pixels.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress }
+        }
+        #expect(same)
+        decoder.update(data, isFinal: true)
+        let final = try #require(try decoder.currentImage())
+        #expect(!final.isIncremental)
+    }
 }

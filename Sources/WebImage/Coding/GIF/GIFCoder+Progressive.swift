@@ -19,6 +19,10 @@ final class GIFIncrementalDecoder: IncrementalImageDecoding {
     private let options: ImageDecodeOptions
     private var data = Data()
     private var isFinal = false
+    /// The byte count and finality the last result was decoded from, and that result: a caller
+    /// that asks again without new bytes gets it back instead of a second parse and decode.
+    private var lastAttempt: (count: Int, isFinal: Bool)?
+    private var lastResult: Result<Image?, any Error> = .success(nil)
 
     init(options: ImageDecodeOptions) {
         self.options = options
@@ -30,6 +34,15 @@ final class GIFIncrementalDecoder: IncrementalImageDecoding {
     }
 
     func currentImage() throws -> Image? {
+        if let lastAttempt, lastAttempt.count == data.count, lastAttempt.isFinal == isFinal {
+            return try lastResult.get()
+        }
+        lastAttempt = (data.count, isFinal)
+        lastResult = Result { try decodeCurrent() }
+        return try lastResult.get()
+    }
+
+    private func decodeCurrent() throws -> Image? {
         if isFinal { return try GIFCoder().decode(data, options: options) }
         guard let container = try GIFContainer.parsePartial(data) else { return nil }
         var firstFrame = options
