@@ -123,8 +123,8 @@ extension ImageCache {
     }
 
     /// Reads `key` from the disk cache, else from the additional path, and decodes it. Bytes
-    /// from the disk cache that fail to decode are removed: a corrupt entry must not keep
-    /// failing (or be served) on every later query.
+    /// from the disk cache that are bad image data are removed: a corrupt entry must not keep
+    /// failing (or be served) on every later query. Other decode failures only miss.
     func loadFromDisk(
         forKey key: String, options: ImageDecodeOptions, decoder: any ImageCoding, isWanted: () -> Bool
     ) -> DiskLoad {
@@ -139,10 +139,15 @@ extension ImageCache {
             data = try? Data(contentsOf: URL(fileURLWithPath: path))
         }
         guard let data, !data.isEmpty, isWanted() else { return .miss }
-        guard let image = try? decoder.decode(data, options: options) else {
+        do {
+            return DiskLoad(image: try decoder.decode(data, options: options), data: data, metadata: metadata)
+        } catch WebImageError.badImageData {
             if fromDiskCache { diskCache.removeData(forKey: key) }
             return .miss
+        } catch {
+            // Not corrupt: this request's limits (imageTooLarge) or its coder (unsupportedFormat)
+            // cannot take the bytes, but other requests can. Keep the entry.
+            return .miss
         }
-        return DiskLoad(image: image, data: data, metadata: metadata)
     }
 }

@@ -24,6 +24,24 @@ struct ImageCacheDiskCacheTests {
         #expect(cache.cachePath(forKey: "https://x/a.png")?.hasPrefix(directory.standardizedFileURL.path) == true)
     }
 
+    @Test("valid bytes this request's limits refuse are a miss, but the entry stays for other requests")
+    func limitRefusalKeepsEntry() async throws {
+        let directory = directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = try ImageCache(directory: directory)
+        let jpeg = try Fixtures.data("jpeg/photo_800x600.jpg")
+        try cache.storeImageDataToDisk(jpeg, forKey: "https://x/photo.jpg")
+        var context = WebImageContext()
+        var strict = ImageDecodeOptions()
+        strict.maxPixelCount = 1000
+        context.imageDecodeOptions = strict
+        let refused = try await cache.queryImage(forKey: "https://x/photo.jpg", context: context)
+        #expect(refused.image == nil)
+        #expect(await cache.containsImage(forKey: "https://x/photo.jpg", cacheType: .disk) == .disk)
+        let normal = try await cache.queryImage(forKey: "https://x/photo.jpg")
+        #expect(normal.cacheType == .disk && normal.image?.width == 800)
+    }
+
     @Test("a corrupted file on disk is a miss and is removed")
     func corruptFile() async throws {
         let directory = directory()
