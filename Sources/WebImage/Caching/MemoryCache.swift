@@ -62,29 +62,25 @@ public final class MemoryCache: MemoryCaching {
     /// Byte limit on the sum of image costs; 0 (or less) = unlimited. Lowering it evicts at once.
     public var costLimit: Int {
         get { state.withLock { $0.costLimit } }
-        set {
-            let released = state.withLock { state in
-                state.costLimit = max(0, newValue)
-                var released: [Image] = []
-                state.enforceLimits(into: &released)
-                return released
-            }
-            _ = released
-        }
+        set { changeLimits { $0.costLimit = max(0, newValue) } }
     }
 
     /// Limit on the number of images; 0 (or less) = unlimited. Lowering it evicts at once.
     public var countLimit: Int {
         get { state.withLock { $0.countLimit } }
-        set {
-            let released = state.withLock { state in
-                state.countLimit = max(0, newValue)
-                var released: [Image] = []
-                state.enforceLimits(into: &released)
-                return released
-            }
-            _ = released
+        set { changeLimits { $0.countLimit = max(0, newValue) } }
+    }
+
+    /// Applies a limit change and evicts what no longer fits; evicted images are released after
+    /// the lock is dropped, so freeing large pixel buffers never delays a hit.
+    private func changeLimits(_ change: (inout State) -> Void) {
+        let released = state.withLock { state in
+            change(&state)
+            var released: [Image] = []
+            state.enforceLimits(into: &released)
+            return released
         }
+        _ = released
     }
 
     /// The largest cost an image may have and still be kept: ``costLimit`` times the config's
