@@ -10,10 +10,7 @@ let cacheCases: [BenchCase] = [
         "memory-hit",
         summary: "100k ImageCache.imageFromMemoryCache hits over 1,000 keys vs a bare Mutex<[String: Image]>",
         setup: { _ in
-            let cache = CacheBench.makeMemoryCache()
-            let keys = CacheBench.keys(1_000)
-            let image = CacheBench.smallImage()
-            for key in keys { cache.storeImageToMemory(image, forKey: key) }
+            let (cache, keys) = CacheBench.filledMemoryCache()
             return {
                 var found = 0
                 for index in 0..<CacheBench.lookups {
@@ -39,10 +36,7 @@ let cacheCases: [BenchCase] = [
         "memory-query",
         summary: "100k queryCacheOperation memory hits (synchronous completion) vs a bare Mutex<[String: Image]>",
         setup: { _ in
-            let cache = CacheBench.makeMemoryCache()
-            let keys = CacheBench.keys(1_000)
-            let image = CacheBench.smallImage()
-            for key in keys { cache.storeImageToMemory(image, forKey: key) }
+            let (cache, keys) = CacheBench.filledMemoryCache()
             return {
                 let found = Mutex(0)
                 for index in 0..<CacheBench.lookups {
@@ -131,6 +125,15 @@ let cacheCases: [BenchCase] = [
 enum CacheBench {
     static let lookups = 100_000
     static let storeCount = 50
+
+    /// A memory-only cache holding the same small image under 1,000 keys, and those keys.
+    static func filledMemoryCache() -> (ImageCache, [String]) {
+        let cache = makeMemoryCache()
+        let keys = keys(1_000)
+        let image = smallImage()
+        for key in keys { cache.storeImageToMemory(image, forKey: key) }
+        return (cache, keys)
+    }
 
     static func keys(_ count: Int) -> [String] {
         (0..<count).map { "https://images.example.com/photos/\($0).jpg" }
