@@ -1,0 +1,27 @@
+/// Turns one image into another: resize, crop, round corners, ... (SDWebImage's `SDImageTransformer`).
+///
+/// A transformer is a value shared across threads. Its ``transformerKey`` is appended to the
+/// cache key of every image it produces (see ``CacheKeys/transformed(_:transformerKey:)``), so
+/// two transformers that produce different pixels must have different keys, and the same
+/// transformer must always give the same key.
+public protocol ImageTransforming: Sendable {
+    /// Identifies this transformer and its parameters, in SDWebImage's format where it has one
+    /// (for example `SDImageResizingTransformer({100.000000,100.000000},1)`).
+    var transformerKey: String { get }
+    /// Whether the result keeps the source's metadata (format, loop count, scale). Default true;
+    /// a pipeline copies metadata per step and reports false itself, as SDWebImage's does.
+    var preservesImageMetadata: Bool { get }
+    /// Transforms a still image (for an animation, the manager transforms frame by frame only
+    /// with ``WebImageOptions/transformAnimatedImage``). `key` is the source's cache key.
+    /// Bad parameters throw ``WebImageError/invalidArgument(_:)``; never traps.
+    func transformedImage(_ image: Image, forKey key: String) throws -> Image
+    /// The smallest size a source of `sourceSize` pixels may be decoded at (aspect ratio kept)
+    /// without changing this transformer's result, so a decoder can shrink first (JPEG DCT
+    /// scaling) and the transformer resamples less. Nil (the default) means full size.
+    func decodePixelSize(forSourceSize sourceSize: PixelSize) -> PixelSize?
+}
+
+extension ImageTransforming {
+    public var preservesImageMetadata: Bool { true }
+    public func decodePixelSize(forSourceSize sourceSize: PixelSize) -> PixelSize? { nil }
+}
