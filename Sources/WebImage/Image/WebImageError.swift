@@ -34,6 +34,9 @@ public enum WebImageError: Error, Sendable, Equatable {
     /// The disk cache could not write or read its files (a full disk, a vanished or read-only
     /// directory). Nothing already stored is lost.
     case diskCacheFailure(String)
+    /// The transfer failed below HTTP: cannot connect, connection lost, timeout, TLS, redirect
+    /// loop, size limit, missing file (SDWebImage passes the `NSURLError` through).
+    case transferFailed(TransferFailure)
 
     /// SDWebImage's numeric code for the shared cases; 3000 and up for ours.
     public var code: Int {
@@ -52,6 +55,7 @@ public enum WebImageError: Error, Sendable, Equatable {
         case .encodingFailed: 3002
         case .invalidArgument: 3003
         case .diskCacheFailure: 3004
+        case .transferFailed: 3005
         }
     }
 }
@@ -74,6 +78,7 @@ extension WebImageError: CustomStringConvertible, LocalizedError {
         case .encodingFailed(let reason): "encoding failed: \(reason)"
         case .invalidArgument(let reason): "invalid argument: \(reason)"
         case .diskCacheFailure(let reason): "disk cache failure: \(reason)"
+        case .transferFailed(let failure): "transfer failed: \(failure)"
         }
     }
 
