@@ -1,7 +1,7 @@
 import Foundation
 import WebImage
 
-/// Reads the bytes of a command's input: a file path or a `file:` URL.
+/// Reads the bytes of a command's input: a file path, a `file:` URL or a `data:` URL.
 enum InputReader {
     /// Largest input read into memory (256 MiB): bigger files are refused, not slurped.
     static let maxInputBytes = 256 << 20
@@ -12,7 +12,9 @@ enum InputReader {
             switch scheme {
             case "file":
                 path = url.path
-            case "http", "https", "data":
+            case "data":
+                return try DataURL(parsing: input, maxDataSize: maxInputBytes).data
+            case "http", "https":
                 throw CommandFailure(
                     "'\(input)': \(scheme) inputs need the downloader, which has not landed yet; pass a file")
             default:

@@ -29,6 +29,18 @@ struct InfoAndConvertCommandTests {
         }
     }
 
+    @Test("info reads a data: URL's bytes")
+    func infoOfADataURL() throws {
+        let data = try Fixtures.data("png/rgba8.png")
+        let result = try CommandRunner.run(["info", "data:image/png;base64,\(data.base64EncodedString())", "--json"])
+        try #require(result.status == 0, "\(result.standardError)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(object["format"] as? String == "png")
+        #expect(object["width"] as? Int == 11)
+        #expect(object["byteCount"] as? Int == data.count)
+    }
+
     @Test("convert writes every fixture as PNG with upright pixels equal to an in-process decode")
     func convertEveryFixtureToPNG() throws {
         let directory = try CommandRunner.temporaryDirectory()
@@ -106,6 +118,8 @@ struct InfoAndConvertCommandTests {
             ["convert", "in.png", "out.png", "--thumbnail", "0x10"],
             ["convert", "in.png", "out.png", "--resize", "10x10"],
             ["info", "http://127.0.0.1:9/x.png"],
+            ["info", "data:,not an image"],
+            ["info", "data:image/png;base64,@@"],
             ["frobnicate"],
         ])
     func failuresAreOneErrorLine(arguments: [String]) throws {
