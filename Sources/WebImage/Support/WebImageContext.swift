@@ -1,8 +1,12 @@
+import Foundation
+
 /// Per-request settings (SDWebImage's `SDWebImageContext`), typed instead of a dictionary.
 ///
-/// Every property is optional: nil means "the default". The manager issue adds the keys that
-/// only it reads (loader, transformer, modifiers, callback queue, ...); ``custom`` carries keys of
-/// your own.
+/// Every property is optional: nil means "the default"; ``custom`` carries keys of your own.
+///
+/// SDWebImage keys with no meaning here: `imageForceDecodePolicy` (images are always decoded to
+/// pixels), `imageDecodeToHDR` (8-bit RGBA only), `animatedImageClass` (one ``Image`` type) and
+/// `customManager` (deprecated there).
 public struct WebImageContext: Sendable {
     /// Extra decode options; the individual keys below override them (`imageDecodeOptions`).
     public var imageDecodeOptions: ImageDecodeOptions?
@@ -29,8 +33,41 @@ public struct WebImageContext: Sendable {
     public var originalQueryCacheType: ImageCacheType?
     /// Where the untransformed original is stored (default `.disk`) (`originalStoreCacheType`).
     public var originalStoreCacheType: ImageCacheType?
+    /// The cache to use instead of the manager's (`imageCache`).
+    public var imageCache: (any ImageCaching)?
+    /// Where untransformed originals are looked up and stored (`originalImageCache`); default
+    /// ``imageCache``, else the manager's cache.
+    public var originalImageCache: (any ImageCaching)?
+    /// The loader to use instead of the manager's (`imageLoader`).
+    public var imageLoader: (any ImageLoading)?
+    /// The transformer to use instead of the manager's, or ``ImageTransformerSetting/disabled``
+    /// for none (`imageTransformer`; SDWebImage uses `NSNull` for "none").
+    public var imageTransformer: ImageTransformerSetting?
+    /// The cache-key filter to use instead of the manager's (`cacheKeyFilter`).
+    public var cacheKeyFilter: (any ImageCacheKeyFiltering)?
+    /// The cache serializer to use instead of the manager's (`cacheSerializer`).
+    public var cacheSerializer: (any ImageCacheSerializing)?
+    /// Where the callback API's completions and progress run (`callbackQueue`). Nil runs them
+    /// on the thread that produced the result: Linux processes have no main queue to default to.
+    public var callbackQueue: DispatchQueue?
+    /// The key under which a binding cancels an earlier load for the same target
+    /// (`setImageOperationKey`).
+    public var setImageOperationKey: String?
+    /// The cached image a ``WebImageOptions/refreshCached`` load revalidates (`loaderCachedImage`);
+    /// the manager sets it.
+    public var loaderCachedImage: Image?
+    /// The cache entry's validators and freshness, for a conditional request (ours); the manager sets it.
+    public var loaderCachedMetadata: DiskCacheMetadata?
+    /// The cached bytes; a download with identical bytes is ``WebImageError/cacheNotModified`` (ours).
+    public var loaderCachedData: Data?
     /// Your own keys.
     public var custom: [String: any Sendable] = [:]
 
     public init() {}
+}
+
+/// A context's choice of transformer: a specific one, or none even if the manager has one.
+public enum ImageTransformerSetting: Sendable {
+    case transformer(any ImageTransforming)
+    case disabled
 }
