@@ -40,13 +40,34 @@ public struct ImageResizingTransformer: ImageTransforming {
             + "\(scaleMode.rawValue))"
     }
 
-    /// The size of the result for a source of `sourceSize` pixels (as shown).
-    public func outputSize(forSourceSize sourceSize: PixelSize) -> PixelSize {
-        switch scaleMode {
-        case .fill, .aspectFill: size
-        case .aspectFit:
-            DecodeGeometry.scaledSize(sourceSize, fitting: size, preserveAspectRatio: true, shouldScaleUp: true)
+    /// The size of the result for a source of `sourceSize` pixels (as shown). Throws
+    /// ``WebImageError/invalidArgument(_:)`` for a non-positive target size and
+    /// ``WebImageError/imageTooLarge(width:height:limit:)`` above the pixel limit.
+    public func outputSize(forSourceSize sourceSize: PixelSize) throws -> PixelSize {
+        guard size.isPositive else {
+            throw WebImageError.invalidArgument("resize size \(size) must be positive")
         }
+        guard sourceSize.isPositive else {
+            throw WebImageError.invalidArgument("cannot resize a \(sourceSize) image")
+        }
+        let result: PixelSize
+        switch scaleMode {
+        case .fill, .aspectFill:
+            result = size
+        case .aspectFit:
+            // Check the fitted area in Double first: a huge box would overflow the Int arithmetic.
+            let scale = min(
+                Double(size.width) / Double(sourceSize.width), Double(size.height) / Double(sourceSize.height))
+            let area = max(Double(sourceSize.width) * scale, 1) * max(Double(sourceSize.height) * scale, 1)
+            guard area <= Double(TransformSupport.maxPixelCount) else {
+                throw WebImageError.imageTooLarge(
+                    width: size.width, height: size.height, limit: TransformSupport.maxPixelCount)
+            }
+            result = DecodeGeometry.scaledSize(
+                sourceSize, fitting: size, preserveAspectRatio: true, shouldScaleUp: true)
+        }
+        try TransformSupport.checkResultSize(result, "resize")
+        return result
     }
 
     /// The smallest aspect-preserving size at least as large as the result needs on both axes,
@@ -66,12 +87,8 @@ public struct ImageResizingTransformer: ImageTransforming {
     }
 
     public func transformedImage(_ image: Image, forKey key: String) throws -> Image {
-        guard size.isPositive else {
-            throw WebImageError.invalidArgument("resize size \(size) must be positive")
-        }
         let source = TransformSupport.uprightBitmap(of: image)
-        let target = outputSize(forSourceSize: source.size)
-        try TransformSupport.checkResultSize(target, "resize")
+        let target = try outputSize(forSourceSize: source.size)
         let resized: ImageBitmap
         switch scaleMode {
         case .fill, .aspectFit:

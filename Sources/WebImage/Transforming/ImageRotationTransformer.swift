@@ -132,8 +132,9 @@ extension ImageBitmap {
     func placedCentred(on size: PixelSize) throws -> ImageBitmap {
         try TransformSupport.checkResultSize(size, "canvas")
         var canvas = ImageBitmap(width: size.width, height: size.height, fill: .clear)
-        let offsetX = (size.width - width) / 2
-        let offsetY = (size.height - height) / 2
+        // Shifting floors, so odd differences put the image half a pixel up and left, both axes alike.
+        let offsetX = (size.width - width) >> 1
+        let offsetY = (size.height - height) >> 1
         let fromX = max(0, -offsetX)
         let toX = min(width, size.width - offsetX)
         let fromY = max(0, -offsetY)
