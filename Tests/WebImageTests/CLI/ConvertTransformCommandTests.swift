@@ -112,6 +112,24 @@ struct ConvertTransformCommandTests {
         #expect(written.bitmap.size == PixelSize(width: 40, height: 30))
     }
 
+    @Test("Transform flags apply to every frame of an animation, keeping frames, durations and loop count")
+    func animation() throws {
+        let input = Fixtures.directory.appendingPathComponent("gif/pillow_noise.gif")
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("out.gif")
+        let result = try CommandRunner.run(["convert", input.path, output.path, "--resize", "24x20", "--flip", "both"])
+        try #require(result.status == 0, "\(result.standardError)")
+        let source = try ImageCodersManager.shared.decode(Data(contentsOf: input), options: ImageDecodeOptions())
+        let written = try ImageCodersManager.shared.decode(Data(contentsOf: output), options: ImageDecodeOptions())
+        #expect(written.bitmap.size == PixelSize(width: 24, height: 20))
+        #expect(written.frameCount == 3)
+        #expect(written.animation?.loopCount == source.animation?.loopCount)
+        for index in 0..<3 {
+            #expect(written.animation?.duration(at: index) == source.animation?.duration(at: index))
+        }
+    }
+
     @Test(
         "Bad transform values exit non-zero with one 'error:' line",
         arguments: [
