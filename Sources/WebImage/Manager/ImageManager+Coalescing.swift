@@ -28,7 +28,8 @@ struct LoadCoalescingKey: Hashable, Sendable {
         decodeOptions = ImageDecodeOptions(context: context, options: load.options, cacheKey: load.fullKey)
         self.objects = objects
         cacheTypes = [
-            context.queryCacheType, context.storeCacheType, context.originalQueryCacheType, context.originalStoreCacheType,
+            context.queryCacheType, context.storeCacheType, context.originalQueryCacheType,
+            context.originalStoreCacheType,
         ]
     }
 

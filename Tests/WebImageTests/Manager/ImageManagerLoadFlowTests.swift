@@ -24,8 +24,11 @@ import Testing
 
     @Test func nilEmptyAndMalformedURLsFailWithInvalidURLAndNeverRun() async throws {
         let (manager, loader, _, _) = try F.make()
-        #expect(await loadError { () throws(WebImageError) in try await manager.loadImage(with: nil as URL?) } == .invalidURL(""))
-        #expect(await loadError { () throws(WebImageError) in try await manager.loadImage(with: "") } == .invalidURL(""))
+        #expect(
+            await loadError { () throws(WebImageError) in try await manager.loadImage(with: nil as URL?) }
+                == .invalidURL(""))
+        #expect(
+            await loadError { () throws(WebImageError) in try await manager.loadImage(with: "") } == .invalidURL(""))
         let log = CompletionLog()
         manager.loadImage(with: nil as URL?, completed: log.completion)
         #expect(log.all.count == 1)
@@ -91,7 +94,9 @@ import Testing
 
     @Test func fromCacheOnlyNeverCallsTheLoaderAndFromLoaderOnlySkipsTheCache() async throws {
         let (manager, loader, _, _) = try F.make()
-        let miss = await loadError { () throws(WebImageError) in try await manager.loadImage(with: F.pngURL, options: .fromCacheOnly) }
+        let miss = await loadError { () throws(WebImageError) in
+            try await manager.loadImage(with: F.pngURL, options: .fromCacheOnly)
+        }
         guard case .notLoaded = miss else {
             Issue.record("expected notLoaded, got \(String(describing: miss))")
             return
@@ -139,7 +144,7 @@ import Testing
         let log = CompletionLog()
         manager.loadImage(with: F.pngURL, context: context, completed: log.completion)
         try await log.waitForFinished()
-        #expect(log.all.allSatisfy(\.onQueue))
+        #expect(log.all.allSatisfy { $0.onQueue })
         #expect(log.all.first?.image?.width == 11)
     }
 

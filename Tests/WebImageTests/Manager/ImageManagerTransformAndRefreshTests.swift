@@ -61,14 +61,17 @@ import Testing
         let url = try #require(URL(string: "http://foo/image.png?foo=bar#mark"))
         #expect(
             manager.cacheKey(for: url, context: context)
-                == "http://foo/image-Thumbnail({100.000000,100.000000},1)-SDImageFlippingTransformer(1,0).png?foo=bar#mark")
+                == "http://foo/image-Thumbnail({100.000000,100.000000},1)-SDImageFlippingTransformer(1,0).png?foo=bar#mark"
+        )
         #expect(manager.cacheKey(for: nil as URL?) == "")
     }
 
     @Test func aThrowingTransformerFailsTheLoadAndCachesNothingUnderItsKey() async throws {
         let (manager, _, cache, _) = try F.make()
         manager.transformer = ImageCroppingTransformer(x: 5000, y: 5000, width: 10, height: 10)
-        let error = await loadError { () throws(WebImageError) in try await manager.loadImage(with: F.jpegURL, options: .waitStoreCache) }
+        let error = await loadError { () throws(WebImageError) in
+            try await manager.loadImage(with: F.jpegURL, options: .waitStoreCache)
+        }
         guard case .invalidArgument = error else {
             Issue.record("expected invalidArgument, got \(String(describing: error))")
             return

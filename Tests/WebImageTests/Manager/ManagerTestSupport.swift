@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import Testing
 
 @testable import WebImage
 
@@ -12,6 +13,8 @@ final class ScriptedLoader: ImageLoading {
         case failure(WebImageError)
         /// Never finishes until cancelled.
         case hang
+        /// Decodes these bytes after a pause, so concurrent loads overlap.
+        case delayed(Data, milliseconds: Int)
     }
 
     private struct State {
@@ -42,6 +45,12 @@ final class ScriptedLoader: ImageLoading {
         let token = ImageLoaderToken(url: url, progress: progress, completion: completion)
         token.attach(
             Task.detached {
+                var response = response
+                if case .delayed(let data, let milliseconds)? = response {
+                    try? await Task.sleep(for: .milliseconds(milliseconds))
+                    guard !Task.isCancelled else { return }
+                    response = .data(data)
+                }
                 switch response {
                 case .data(let data, let partial)?:
                     token.reportProgress(received: data.count, expected: data.count)
@@ -58,7 +67,7 @@ final class ScriptedLoader: ImageLoading {
                     }
                 case .failure(let error)?:
                     token.deliver(.failure(error))
-                case .hang?:
+                case .hang?, .delayed?:
                     break
                 case nil:
                     token.deliver(.failure(.invalidDownloadStatusCode(404)))
@@ -86,7 +95,10 @@ final class CompletionLog: Sendable {
         { image, data, error, cacheType, finished, _ in
             let onQueue = DispatchQueue.getSpecific(key: Self.queueKey) != nil
             self.calls.withLock {
-                $0.append(Call(image: image, data: data, error: error, cacheType: cacheType, finished: finished, onQueue: onQueue))
+                $0.append(
+                    Call(
+                        image: image, data: data, error: error, cacheType: cacheType, finished: finished,
+                        onQueue: onQueue))
             }
         }
     }
