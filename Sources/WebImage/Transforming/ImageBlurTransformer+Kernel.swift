@@ -52,13 +52,8 @@ extension ImageBitmap {
             for i in 0..<count {
                 let p = SIMD4<Float>(
                     Float(src[4 * i]), Float(src[4 * i + 1]), Float(src[4 * i + 2]), Float(src[4 * i + 3]))
-                if opaque {
-                    work[i] = p
-                } else {
-                    // Colour premultiplied on 0...255: c · a / 255.
-                    let a = p[3] * (1 / 255)
-                    work[i] = SIMD4(p[0] * a, p[1] * a, p[2] * a, p[3])
-                }
+                // Colour premultiplied on 0...255: c · a / 255.
+                work[i] = opaque ? p : p * SIMD4(p[3] * (1 / 255), p[3] * (1 / 255), p[3] * (1 / 255), 1)
             }
         }
         let threads = parallel && count >= Self.parallelBlurThreshold ? ProcessInfo.processInfo.activeProcessorCount : 1
@@ -69,28 +64,21 @@ extension ImageBitmap {
             work, lines: width, length: height, lineStride: 1, step: width, box: box, threads: threads)
         return ImageBitmap(width: width, height: height) { dst in
             for i in 0..<count {
-                let v = work[i]
-                let o = 4 * i
+                var v = work[i]
                 if opaque {
-                    dst[o] = Self.roundedByte(v[0])
-                    dst[o + 1] = Self.roundedByte(v[1])
-                    dst[o + 2] = Self.roundedByte(v[2])
-                    dst[o + 3] = 255
-                    continue
+                    v[3] = 255
+                } else if v[3] < 0.5 {
+                    // Rounds to alpha 0: fully transparent, colour cleared as everywhere else.
+                    v = .zero
+                } else {
+                    let inverse = 255 / v[3]
+                    v *= SIMD4(inverse, inverse, inverse, 1)
                 }
-                let alpha = Self.roundedByte(v[3])
-                if alpha == 0 {
-                    dst[o] = 0
-                    dst[o + 1] = 0
-                    dst[o + 2] = 0
-                    dst[o + 3] = 0
-                    continue
-                }
-                let inverse = 255 / v[3]
-                dst[o] = Self.roundedByte(v[0] * inverse)
-                dst[o + 1] = Self.roundedByte(v[1] * inverse)
-                dst[o + 2] = Self.roundedByte(v[2] * inverse)
-                dst[o + 3] = alpha
+                let o = 4 * i
+                dst[o] = Self.roundedByte(v[0])
+                dst[o + 1] = Self.roundedByte(v[1])
+                dst[o + 2] = Self.roundedByte(v[2])
+                dst[o + 3] = Self.roundedByte(v[3])
             }
         }
     }
