@@ -10,6 +10,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         // One system library target per C library. The modulemap's `link` line is what links;
@@ -54,9 +56,21 @@ let package = Package(
             dependencies: ["WebImage"],
             path: "Tests/CacheTorture",
             swiftSettings: [.swiftLanguageMode(.v6)]),
+        // A loopback HTTP server with fault injection, for tests, the demo and benchmarks.
+        .target(
+            name: "WebImageTestOrigin",
+            dependencies: [
+                "WebImage",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "WebImageTests",
-            dependencies: ["WebImage"],
+            dependencies: ["WebImage", "WebImageTestOrigin"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
     ]
 )
