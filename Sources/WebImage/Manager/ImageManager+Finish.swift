@@ -14,7 +14,8 @@ extension ImageManager {
         var image = original
         if let transformer = load.transformer, !original.isAnimated || options.contains(.transformAnimatedImage) {
             try Task.checkCancellation(or: .cancelled)
-            image = try Self.transform(original, with: transformer, key: load.originalKey)
+            image = try Self.transform(
+                original, with: transformer, key: load.originalKey, animated: options.contains(.transformAnimatedImage))
         }
         let derived = image.isTransformed || image.isThumbnail
         var stores: [@Sendable () async -> Void] = []
@@ -74,30 +75,13 @@ extension ImageManager {
         }
     }
 
-    /// Applies `transformer`: to a still image, or frame by frame to an animation (durations and
-    /// loop count kept).
-    static func transform(_ image: Image, with transformer: any ImageTransforming, key: String) throws(WebImageError)
-        -> Image
+    /// Applies `transformer`: to a still image, or frame by frame to an animation when
+    /// `animated` (durations and loop count kept).
+    static func transform(_ image: Image, with transformer: any ImageTransforming, key: String, animated: Bool)
+        throws(WebImageError) -> Image
     {
         do {
-            var result: Image
-            if let animation = image.animation, image.isAnimated {
-                var frames: [ImageFrame] = []
-                for frame in try animation.allFrames() {
-                    let still = Image(
-                        bitmap: frame.bitmap, scale: image.scale, format: image.format, hasAlpha: image.hasAlpha)
-                    frames.append(
-                        ImageFrame(
-                            bitmap: try transformer.transformedImage(still, forKey: key).bitmap,
-                            duration: frame.duration))
-                }
-                result = image
-                result.bitmap = frames[0].bitmap
-                result.animation = ImageAnimation(frames: frames, loopCount: animation.loopCount)
-                result.orientation = .up
-            } else {
-                result = try transformer.transformedImage(image, forKey: key)
-            }
+            var result = try transformer.transformedImage(image, forKey: key, animated: animated)
             // The source's format no longer describes the pixels unless the transformer says so.
             if !transformer.preservesImageMetadata { result.format = .undefined }
             result.isTransformed = true
