@@ -2,12 +2,17 @@ import ArgumentParser
 import Foundation
 import WebImage
 
-/// `webimage convert <input> <output> [...]`: decode, optionally reduce, encode.
+/// `webimage convert <input> <output> [...]`: decode, optionally reduce and transform, encode.
 struct ConvertCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert an image to PNG, JPEG, GIF or WebP, optionally as a thumbnail.",
-        discussion: "The output format comes from --format, else from the output file's extension.")
+        abstract: "Convert an image to PNG, JPEG, GIF or WebP, optionally as a thumbnail or transformed.",
+        discussion: """
+            The output format comes from --format, else from the output file's extension. Transforms apply \
+            in this order: resize, crop, round corner, rotate, flip, tint; to every frame of an animation. \
+            With --resize and no --thumbnail, the input is decoded no larger than the resize needs \
+            (JPEG shrinks in the DCT first).
+            """)
 
     @Argument(help: "An image file or file: URL.")
     var input: String
@@ -33,7 +38,7 @@ struct ConvertCommand: AsyncParsableCommand {
         if let quality, !(0...1).contains(quality) {
             throw ValidationError("--quality must be between 0 and 1, got \(quality)")
         }
-        try transforms.rejectUntilAvailable()
+        try transforms.validate()
     }
 
     func run() async throws {
@@ -41,8 +46,21 @@ struct ConvertCommand: AsyncParsableCommand {
         let data = try InputReader.read(input)
         var decodeOptions = ImageDecodeOptions()
         decodeOptions.firstFrameOnly = firstFrame
-        if let thumbnail { decodeOptions.thumbnailPixelSize = thumbnail }
-        let image = try ImageCodersManager.shared.decode(data, options: decodeOptions)
+        let transformer = try transforms.makeTransformer()
+        if let thumbnail {
+            decodeOptions.thumbnailPixelSize = thumbnail
+        } else if let transformer {
+            // Thumbnail first: decode only as large as the first transform (a resize) needs.
+            let info = try ImageCodersManager.shared.imageInfo(for: data)
+            let shown = PixelSize(width: info.width, height: info.height)
+            if let hint = transformer.decodePixelSize(forSourceSize: shown) {
+                decodeOptions.thumbnailPixelSize = hint
+            }
+        }
+        var image = try ImageCodersManager.shared.decode(data, options: decodeOptions)
+        if let transformer {
+            image = try transformer.transformedImage(image, forKey: input, animated: !firstFrame)
+        }
 
         var encodeOptions = ImageEncodeOptions()
         if let quality { encodeOptions.compressionQuality = quality }

@@ -12,12 +12,19 @@ public protocol ImageTransforming: Sendable {
     /// a pipeline copies metadata per step and reports false itself, as SDWebImage's does.
     var preservesImageMetadata: Bool { get }
     /// Transforms a still image (for an animation, the manager transforms frame by frame only
-    /// with ``WebImageOptions/transformAnimatedImage``). `key` is the source's cache key.
-    /// Bad parameters throw ``WebImageError/invalidArgument(_:)``; never traps.
+    /// with ``WebImageOptions/transformAnimatedImage``, through
+    /// ``transformedImage(_:forKey:animated:maxAnimationByteCount:)``). `key` is the source's cache key.
+    ///
+    /// The built-in transformers work on the pixels as shown (``Image/orientation`` applied first)
+    /// and return an upright image marked ``Image/isTransformed``. Bad parameters throw
+    /// ``WebImageError/invalidArgument(_:)`` and results above the pixel limit
+    /// ``WebImageError/imageTooLarge(width:height:limit:)``; never traps.
     func transformedImage(_ image: Image, forKey key: String) throws -> Image
     /// The smallest size a source of `sourceSize` pixels may be decoded at (aspect ratio kept)
     /// without changing this transformer's result, so a decoder can shrink first (JPEG DCT
     /// scaling) and the transformer resamples less. Nil (the default) means full size.
+    /// `sourceSize` is the size as shown (after orientation, as ``ImageInfo`` reports it); pass
+    /// the result as ``ImageDecodeOptions/thumbnailPixelSize``.
     func decodePixelSize(forSourceSize sourceSize: PixelSize) -> PixelSize?
 }
 

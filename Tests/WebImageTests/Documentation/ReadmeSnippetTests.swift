@@ -33,4 +33,28 @@ struct ReadmeSnippetTests {
         #expect(hit.cacheType == .memory)
         #expect(await cache.totalDiskCount() == 1)
     }
+
+    @Test("Transforming: a thumbnail pipeline decoded at its hint, and its cache key")
+    func transformingSnippet() throws {
+        let data = try Fixtures.data("jpeg/photo_800x600.jpg")
+        let key = "https://example.com/photo.jpg"
+
+        let thumbnail = ImagePipelineTransformer([
+            ImageResizingTransformer(size: PixelSize(width: 200, height: 200), scaleMode: .aspectFill),
+            ImageRoundCornerTransformer(radius: 16),
+        ])
+        var options = ImageDecodeOptions()
+        if let hint = thumbnail.decodePixelSize(forSourceSize: PixelSize(width: 800, height: 600)) {
+            options.thumbnailPixelSize = hint
+        }
+        let image = try thumbnail.transformedImage(
+            ImageCodersManager.shared.decode(data, options: options), forKey: key)
+        let cacheKey = CacheKeys.transformed(key, transformerKey: thumbnail.transformerKey)
+
+        #expect(image.width == 200 && image.height == 200 && image.isTransformed)
+        #expect(
+            cacheKey
+                == "https://example.com/photo-SDImageResizingTransformer({200.000000,200.000000},2)-"
+                + "SDImageRoundCornerTransformer(16.000000,18446744073709551615,0.000000,(null)).jpg")
+    }
 }

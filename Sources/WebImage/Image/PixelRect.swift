@@ -1,0 +1,42 @@
+/// A rectangle in whole pixels: origin at the top left, `x` to the right, `y` down.
+public struct PixelRect: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public var size: PixelSize { PixelSize(width: width, height: height) }
+
+    public var description: String { "(\(x),\(y) \(width)x\(height))" }
+}
+
+extension ImageBitmap {
+    /// The pixels inside `rect`, which must lie within the bitmap and have a positive size
+    /// (else ``WebImageError/invalidArgument(_:)``).
+    public func cropped(to rect: PixelRect) throws -> ImageBitmap {
+        guard rect.width > 0, rect.height > 0, rect.x >= 0, rect.y >= 0,
+            rect.x <= width - rect.width, rect.y <= height - rect.height
+        else {
+            throw WebImageError.invalidArgument("crop \(rect) does not fit inside the \(size) bitmap")
+        }
+        if rect.x == 0, rect.y == 0, rect.size == size { return self }
+        let rowBytes = rect.width * 4
+        return pixels.withUnsafeBufferPointer { src in
+            ImageBitmap(width: rect.width, height: rect.height) { dst in
+                for row in 0..<rect.height {
+                    let from = ((rect.y + row) * width + rect.x) * 4
+                    let to = row * rowBytes
+                    UnsafeMutableRawPointer(dst.baseAddress! + to).copyMemory(
+                        from: src.baseAddress! + from, byteCount: rowBytes)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+/// What every built-in transformer shares: upright input pixels, result limits and metadata.
+enum TransformSupport {
+    /// Results larger than this are refused, as decodes are (``ImageDecodeOptions/defaultMaxPixelCount``).
+    static let maxPixelCount = ImageDecodeOptions.defaultMaxPixelCount
+
+    /// The pixels as shown: the image's orientation applied, so transforms act on what users see.
+    static func uprightBitmap(of image: Image) -> ImageBitmap {
+        image.orientation == .up ? image.bitmap : image.bitmap.applyingOrientation(image.orientation)
+    }
+
+    /// Throws ``WebImageError/imageTooLarge(width:height:limit:)`` unless `size` is positive and
+    /// within ``maxPixelCount``; call before allocating a result.
+    static func checkResultSize(_ size: PixelSize, _ what: String) throws {
+        guard size.isPositive else {
+            throw WebImageError.invalidArgument("\(what): the result would be \(size) pixels")
+        }
+        if size.pixelCount > maxPixelCount {
+            throw WebImageError.imageTooLarge(width: size.width, height: size.height, limit: maxPixelCount)
+        }
+    }
+
+    /// A whole-pixel length from a computed `Double`, refusing NaN, infinities and values that do
+    /// not fit the pixel limit (so the conversion to `Int` can never trap).
+    static func pixelLength(_ value: Double, _ what: String) throws -> Int {
+        guard value.isFinite else {
+            throw WebImageError.invalidArgument("\(what) must be finite, got \(value)")
+        }
+        guard value <= Double(maxPixelCount) else {
+            throw WebImageError.imageTooLarge(
+                width: value > Double(Int.max / 2) ? Int.max : Int(value), height: 1, limit: maxPixelCount)
+        }
+        return Int(value)
+    }
+
+    /// The result of transforming `source` into `bitmap`: upright, marked transformed, with the
+    /// source's metadata when the transformer preserves it.
+    static func result(
+        _ bitmap: ImageBitmap, from source: Image, hasAlpha: Bool, preservesMetadata: Bool = true
+    ) -> Image {
+        let image = Image(
+            bitmap: bitmap, scale: source.scale, orientation: .up, format: .undefined, hasAlpha: hasAlpha,
+            isTransformed: true)
+        return preservesMetadata ? image.copyingMetadata(from: source) : image
+    }
+}
+
+extension Image {
+    /// This image with `source`'s metadata (SDWebImage's `SDImageCopyAssociatedObject`): format,
+    /// incremental and thumbnail flags, and marked transformed. Pixels, scale and alpha stay.
+    func copyingMetadata(from source: Image) -> Image {
+        var copy = self
+        copy.format = source.format
+        copy.isIncremental = source.isIncremental
+        copy.isThumbnail = source.isThumbnail
+        copy.isTransformed = true
+        return copy
+    }
+}
