@@ -52,7 +52,8 @@ extension DownloadOperation {
         var data = body.data
         if let decryptor = context?.downloadDecryptor ?? environment.decryptor {
             guard
-                let plain = decryptor.decryptedData(data, url: body.response.url, headers: body.response.headers.pairs)
+                let plain = decryptor.decryptedData(
+                    data, url: body.response.url, headers: body.response.headers.fields.map { ($0.name, $0.value) })
             else {
                 return fail(.badImageData("\(url.absoluteString): the decryptor returned nil"))
             }
@@ -62,7 +63,7 @@ extension DownloadOperation {
             return fail(.cacheNotModified)
         }
         var fields: [String: String] = [:]
-        for (name, value) in body.response.headers.pairs { fields[name] = value }
+        for (name, value) in body.response.headers.fields { fields[name] = value }
         let metadata = DiskCacheMetadata(httpHeaders: fields)
         var decoded: [(options: ImageDecodeOptions, coder: ObjectIdentifier, result: Result<Image, WebImageError>)] = []
         var served = Set<ObjectIdentifier>()

@@ -11,7 +11,8 @@ extension HTTPTransfer {
     ) async throws -> DownloadedBody {
         let config = environment.config
         var headers = ImageDownloadHeaders()
-        for header in response.headers { headers.add(name: header.name, value: header.value) }
+        // The client already refused CR/LF in header fields, so none is dropped here.
+        for header in response.headers { try? headers.add(name: header.name, value: header.value) }
         let retryAfter = response.headers.first(name: "Retry-After")
         var head = ImageDownloadResponse(url: url, statusCode: Int(response.status.code), headers: headers)
         if let modifier = operation.context?.downloadResponseModifier ?? environment.responseModifier {
@@ -147,7 +148,8 @@ struct BodyReceiver {
         guard !pixelCheckDone, data.count >= nextPixelCheck else { return }
         nextPixelCheck = data.count * 2
         let tokens = operation.tokens
-        guard let coder = tokens.first?.coder else { return }
+        // Callers that only want the bytes never need the check.
+        guard let coder = tokens.first(where: { $0.dataSink == nil })?.coder else { return }
         guard let info = try? coder.imageInfo(for: data) else {
             if data.count > 16 << 20 { pixelCheckDone = true }
             return

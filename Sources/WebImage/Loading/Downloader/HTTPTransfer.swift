@@ -125,7 +125,7 @@ struct HTTPTransfer: Sendable {
     ) -> (HTTPClientRequest, validatorsSent: Bool) {
         var outgoing = HTTPClientRequest(url: url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: method)
-        for (name, value) in headers.pairs { outgoing.headers.add(name: name, value: value) }
+        for (name, value) in headers.fields { outgoing.headers.add(name: name, value: value) }
         if options.contains(.handleCookies), let cookies = environment.cookieStore.cookieHeader(for: url) {
             let own = outgoing.headers.first(name: "Cookie")
             outgoing.headers.replaceOrAdd(name: "Cookie", value: own.map { "\($0); \(cookies)" } ?? cookies)

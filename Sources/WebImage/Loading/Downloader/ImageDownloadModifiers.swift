@@ -19,7 +19,7 @@ public struct ImageDownloadRequestModifier: ImageDownloadRequestModifying {
         block = { request in
             var request = request
             request.method = method
-            for (name, value) in headers?.pairs ?? [] { request.headers[name] = value }
+            for (name, value) in headers?.fields ?? [] { request.headers[name] = value }
             if let body { request.body = body }
             return request
         }
@@ -49,7 +49,7 @@ public struct ImageDownloadResponseModifier: ImageDownloadResponseModifying {
         block = { response in
             var response = response
             response.statusCode = statusCode
-            for (name, value) in headers?.pairs ?? [] { response.headers[name] = value }
+            for (name, value) in headers?.fields ?? [] { response.headers[name] = value }
             return response
         }
     }

@@ -6,7 +6,7 @@ import Synchronization
 // it; the merge then fails to compile on any use that does not match the real types.
 
 public struct ImageDownloadHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
-    var fields: [(name: String, value: String)] = []
+    public private(set) var fields: [(name: String, value: String)] = []
 
     public init() {}
     public init(dictionaryLiteral elements: (String, String)...) {
@@ -21,7 +21,7 @@ public struct ImageDownloadHeaders: Sendable, Equatable, ExpressibleByDictionary
         }
     }
 
-    public mutating func add(name: String, value: String) { fields.append((name, value)) }
+    public mutating func add(name: String, value: String) throws(WebImageError) { fields.append((name, value)) }
 
     public func values(for name: String) -> [String] {
         fields.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
@@ -104,9 +104,4 @@ extension ImageDownloadDecrypting where Self == ImageDownloadBlockDecryptor {
     public static var base64: ImageDownloadBlockDecryptor {
         ImageDownloadBlockDecryptor { data, _, _ in Data(base64Encoded: data) }
     }
-}
-
-extension ImageDownloadHeaders {
-    /// The fields in order (our accessor; re-express over the real storage on merge).
-    var pairs: [(name: String, value: String)] { fields }
 }
