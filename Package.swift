@@ -55,7 +55,11 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "webimage-bench",
-            dependencies: ["WebImage"],
+            dependencies: [
+                "WebImage", "WebImageTestOrigin",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             path: "Benchmarks/Sources/webimage-bench",
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Writes and verifies disk-cache entries in a child process, so tests can SIGKILL it or run two at once.
@@ -64,9 +68,21 @@ let package = Package(
             dependencies: ["WebImage"],
             path: "Tests/CacheTorture",
             swiftSettings: [.swiftLanguageMode(.v6)]),
+        // A loopback HTTP server with fault injection, for tests, the demo and benchmarks.
+        .target(
+            name: "WebImageTestOrigin",
+            dependencies: [
+                "WebImage",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "WebImageTests",
-            dependencies: ["WebImage"],
+            dependencies: ["WebImage", "WebImageTestOrigin"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
     ]
 )

@@ -15,7 +15,7 @@ import sys
 import time
 
 import PIL
-from PIL import Image
+from PIL import Image, ImageFilter
 
 HERE = pathlib.Path(__file__).resolve().parent
 CASES = {}
@@ -63,6 +63,43 @@ def jpeg_thumb_resample(data):
     return jpeg_thumbnail((400, 300))(data)
 
 
+@case("thumb-path", "photo.jpg")
+def thumb_path(data):
+    """The whole thumbnail path, as jpeg-thumb-resample (our side returns RGBA too)."""
+    return jpeg_thumbnail((400, 300))(data)
+
+
+def opaque_bitmap(data):
+    """The photo decoded once, untimed, as RGB: our side sees an opaque bitmap and skips the
+    premultiply, as Pillow does for RGB (it premultiplies RGBA around a resize)."""
+    im = Image.open(io.BytesIO(data)).convert("RGB")
+    im.load()
+    return im
+
+
+@case("resize-lanczos", "photo.jpg")
+def resize_lanczos(data):
+    im = opaque_bitmap(data)
+    return lambda: [im.resize((400, 300), Image.Resampling.LANCZOS)]
+
+
+@case("resize-lanczos-1core", "photo.jpg")
+def resize_lanczos_1core(data):
+    return resize_lanczos(data)
+
+
+@case("blur", "rgba.png")
+def blur(data):
+    im = Image.open(io.BytesIO(data)).convert("RGBA")
+    im.load()
+    return lambda: [im.filter(ImageFilter.GaussianBlur(10))]
+
+
+@case("blur-1core", "rgba.png")
+def blur_1core(data):
+    return blur(data)
+
+
 @case("png-decode", "rgba.png")
 def png_decode(data):
     return still(lambda im: im.convert("RGBA"))(data)
@@ -106,10 +143,10 @@ def digest(frames):
     return checksum, f"{width}x{height}x{len(frames)}"
 
 
-def measure(name, inputs, warmup, runs):
-    input_name, setup = CASES[name]
-    result = {"case": name, "side": "peer", "tool": f"pillow {PIL.__version__}",
-              "warmup": warmup, "runs": runs}
+def measure(name, inputs, warmup, runs, cases=CASES, tool=f"pillow {PIL.__version__}", digest=digest):
+    """Times one case of `cases`; `digest(output)` gives (checksum, "WxHxFRAMES")."""
+    input_name, setup = cases[name]
+    result = {"case": name, "side": "peer", "tool": tool, "warmup": warmup, "runs": runs}
     try:
         body = setup((inputs / input_name).read_bytes())
         checksum, shape = 0, ""
@@ -133,7 +170,8 @@ def measure(name, inputs, warmup, runs):
     return result
 
 
-def main():
+def main(cases=CASES, **measure_options):
+    """The command line; `measure_options` (tool, digest) go to measure()."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--case", action="append", default=[], dest="names")
     parser.add_argument("--filter", default="")
@@ -142,20 +180,20 @@ def main():
     parser.add_argument("--inputs", type=pathlib.Path, default=HERE.parent / "inputs")
     parser.add_argument("--list", action="store_true")
     args = parser.parse_args()
-    unknown = [name for name in args.names if name not in CASES]
+    unknown = [name for name in args.names if name not in cases]
     if unknown or args.runs < 1 or args.warmup < 0:
-        print(f"error: no Pillow case named {', '.join(unknown)}" if unknown
+        print(f"error: no case named {', '.join(unknown)}" if unknown
               else "error: --runs must be at least 1 and --warmup at least 0", file=sys.stderr)
         return 2
-    names = [name for name in CASES
+    names = [name for name in cases
              if (not args.names or name in args.names) and args.filter in name]
     if args.list:
         for name in names:
-            print(json.dumps({"case": name, "input": CASES[name][0]}))
+            print(json.dumps({"case": name, "input": cases[name][0]}))
         return 0
     failed = False
     for name in names:
-        result = measure(name, args.inputs, args.warmup, args.runs)
+        result = measure(name, args.inputs, args.warmup, args.runs, cases, **measure_options)
         failed = failed or "error" in result
         print(json.dumps(result, sort_keys=True), flush=True)
     return 1 if failed else 0

@@ -25,7 +25,7 @@ struct TransformOptions: ParsableArguments {
     var flip: String?
     @Option(help: ArgumentHelp("Tint with a colour (source-in: keeps the image's alpha).", valueName: "RRGGBBAA"))
     var tint: String?
-    @Option(help: ArgumentHelp("Gaussian blur RADIUS (not available yet).", valueName: "RADIUS"))
+    @Option(help: ArgumentHelp("Gaussian blur with standard deviation RADIUS pixels (0 = none).", valueName: "RADIUS"))
     var blur: String?
 
     /// Checks every flag's value, so bad values fail before any work.
@@ -83,8 +83,11 @@ struct TransformOptions: ParsableArguments {
             }
             steps.append(ImageTintTransformer(color: color))
         }
-        if blur != nil {
-            throw ValidationError("--blur is not available yet: the blur transformer has not landed")
+        if let blur {
+            guard let radius = Double(blur), radius.isFinite, radius >= 0 else {
+                throw ValidationError("--blur needs a radius of 0 or more, got '\(blur)'")
+            }
+            steps.append(ImageBlurTransformer(radius: radius))
         }
         return steps.isEmpty ? nil : ImagePipelineTransformer(steps)
     }

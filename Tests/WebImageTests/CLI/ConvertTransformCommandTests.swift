@@ -136,7 +136,8 @@ struct ConvertTransformCommandTests {
             ["--resize", "0x5"], ["--resize", "abc"], ["--resize", "10x10", "--mode", "sideways"], ["--mode", "fill"],
             ["--crop", "1,2,3"], ["--crop", "0,0,0,5"], ["--crop", "0,0,nan,5"], ["--crop", "5000,5000,5,5"],
             ["--round-corner", "-1"], ["--round-corner", "0"], ["--round-corner", "nan"], ["--rotate", "inf"],
-            ["--rotate", "abc"], ["--flip", "diagonal"], ["--tint", "red"], ["--tint", "ff0000"], ["--blur", "3"],
+            ["--rotate", "abc"], ["--flip", "diagonal"], ["--tint", "red"], ["--tint", "ff0000"], ["--blur", "-3"],
+            ["--blur", "nan"],
             ["--resize", "100000x100000"],
         ])
     func badValues(flags: [String]) throws {
@@ -151,10 +152,19 @@ struct ConvertTransformCommandTests {
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 
-    @Test("--blur says it is not available yet")
-    func blurNotYet() throws {
-        let result = try CommandRunner.run(["convert", Self.rgba, "/tmp/never-written.png", "--blur", "2"])
-        #expect(result.status != 0)
-        #expect(result.standardError.contains("not available yet"))
+    @Test("--blur blurs with the blur transformer's pixels, last in the pipeline")
+    func blur() throws {
+        let written = try convert(Self.photo, ["--resize", "80x60", "--blur", "2"])
+        var options = ImageDecodeOptions()
+        options.thumbnailPixelSize = PixelSize(width: 80, height: 60)
+        let decoded = try ImageCodersManager.shared.decode(
+            Data(contentsOf: URL(fileURLWithPath: Self.photo)), options: options)
+        let expected = try ImagePipelineTransformer([
+            ImageResizingTransformer(size: PixelSize(width: 80, height: 60)), ImageBlurTransformer(radius: 2),
+        ]).transformedImage(decoded, forKey: "")
+        #expect(written.bitmap.size == PixelSize(width: 80, height: 60))
+        #expect(written.bitmap == expected.bitmap)
+        let sharp = try convert(Self.photo, ["--resize", "80x60"])
+        #expect(sharp.bitmap != written.bitmap)
     }
 }
