@@ -48,7 +48,11 @@ enum HTTPErrorMapping {
         case let error as NIOHTTPDecompression.DecompressionError:
             if error == .limit { return failure(.responseTooLarge, "the decompressed body passed the size limit") }
             return failure(.badServerResponse, "bad gzip/deflate body (\(error))")
-        case is HTTPParserError:
+        case let error as HTTPParserError:
+            // The connection closed in the middle of a message: a body shorter than declared.
+            if error == .invalidEOFState {
+                return failure(.connectionLost, "the server closed the connection before the response was complete")
+            }
             return failure(.badServerResponse, "\(error)")
         default:
             // TLS errors come from NIOSSL types; they are matched by module so that every one

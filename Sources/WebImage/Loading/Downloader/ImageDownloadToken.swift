@@ -13,6 +13,7 @@ public final class ImageDownloadToken: ImageLoadingOperation {
         /// Uptime of the last progress callback, for the minimum interval.
         var lastProgress: UInt64 = 0
         var lastReceived = -1
+        var lastExpected = -2
     }
 
     /// Every mutable field sits behind this lock; callbacks are taken out and run outside it.
@@ -83,9 +84,10 @@ public final class ImageDownloadToken: ImageLoadingOperation {
             let due =
                 interval <= 0 || received <= 0 || received == expected
                 || now &- state.lastProgress >= UInt64(interval * 1_000_000_000)
-            guard due, received != state.lastReceived || received <= 0 else { return nil }
+            guard due, received != state.lastReceived || expected != state.lastExpected else { return nil }
             state.lastProgress = now
             state.lastReceived = received
+            state.lastExpected = expected
             return progress
         }
         progress?(received, expected, url)
