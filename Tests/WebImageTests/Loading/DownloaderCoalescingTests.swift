@@ -143,13 +143,23 @@ struct DownloaderCoalescingTests {
     @Test("A caller joining while the body arrives is served by the same transfer")
     func joinMidTransfer() async throws {
         try await Support.withOrigin { origin, downloader in
-            let url = origin.url(Support.jpegPath + "?drip=4096:20")
+            let url = origin.url(Support.jpegPath + "?drip=1024:20")
             let first = ResultRecorder()
-            downloader.downloadImage(with: url, progress: first.progress, completion: first.completion)
-            await Support.waitUntil { first.progressReports.contains { $0.received > 0 } }
-            let late = await Support.download(downloader, url)
-            #expect(late.value?.image.width == 800)
+            let late = ResultRecorder()
+            // The first body chunk (of about 14) is the moment to join: the transfer is mid-body.
+            let joined = Mutex(false)
+            let joinOnFirstBytes: ImageLoaderProgress = { received, _, _ in
+                guard received > 0 else { return }
+                let join = joined.withLock { joined in
+                    defer { joined = true }
+                    return !joined
+                }
+                if join { downloader.downloadImage(with: url, completion: late.completion) }
+            }
+            downloader.downloadImage(with: url, progress: joinOnFirstBytes, completion: first.completion)
             #expect(await first.result().value?.image.width == 800)
+            await Support.waitUntil { joined.withLock { $0 } }
+            #expect(await late.result().value?.image.width == 800)
             #expect(origin.requestCount(path: Support.jpegPath) == 1)
         }
     }

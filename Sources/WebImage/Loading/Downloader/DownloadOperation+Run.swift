@@ -94,15 +94,10 @@ extension DownloadOperation {
         }
     }
 
-    /// Ends every caller with `error` and closes the operation.
+    /// Ends every caller with `error`. The operation closes first: a caller arriving now gets a
+    /// fresh transfer rather than a failure it never waited for.
     private func fail(_ error: WebImageError) {
-        var served = Set<ObjectIdentifier>()
-        while let pending = unservedTokensOrClose(served: served) {
-            for token in pending {
-                served.insert(ObjectIdentifier(token))
-                token.deliver(.failure(error))
-            }
-        }
+        for token in closeAndTakeTokens() { token.deliver(.failure(error)) }
     }
 
     /// Coders that are classes can share a decode; value-type coders might differ, so never do.

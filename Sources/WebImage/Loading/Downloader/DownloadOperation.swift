@@ -99,6 +99,18 @@ final class DownloadOperation: Sendable {
         if !started { onFinish() }
     }
 
+    /// Closes the operation and returns the callers still attached.
+    func closeAndTakeTokens() -> [ImageDownloadToken] {
+        state.withLock { state in
+            defer {
+                state.phase = .closed
+                state.tokens = []
+                state.task = nil
+            }
+            return state.tokens
+        }
+    }
+
     /// The callers not yet in `served`, or nil after closing the operation when there are none:
     /// from then on, new callers get a new operation.
     func unservedTokensOrClose(served: Set<ObjectIdentifier>) -> [ImageDownloadToken]? {

@@ -120,8 +120,8 @@ struct BodyReceiver {
                 TransferFailure(.responseTooLarge, "\(url.absoluteString): the body passed \(maxSize) bytes"))
         }
         chunk.withUnsafeReadableBytes { data.append(contentsOf: $0) }
-        try checkPixelLimit()
         reportProgress()
+        try checkPixelLimit()
         progressive?.offer(data, to: operation)
     }
 
