@@ -203,6 +203,15 @@ struct DownloaderHTTPTests {
         }
     }
 
+    @Test("A redirect to a non-HTTP scheme fails with invalidURL instead of reading it")
+    func redirectToFileScheme() async throws {
+        try await Support.withOrigin { origin, downloader in
+            let url = origin.url(Support.pngPath + "?status=302&header=Location%3Afile%3A%2F%2F%2Fetc%2Fpasswd")
+            let error = try #require(await Support.download(downloader, url).error)
+            #expect(error == .invalidURL("file:///etc/passwd"))
+        }
+    }
+
     @Test("gzip and deflate bodies are decoded transparently")
     func compression() async throws {
         try await Support.withOrigin { origin, downloader in
