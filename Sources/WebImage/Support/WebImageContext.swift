@@ -1,3 +1,5 @@
+import Foundation
+
 /// Per-request settings (SDWebImage's `SDWebImageContext`), typed instead of a dictionary.
 ///
 /// Every property is optional: nil means "the default". The manager issue adds the keys that
@@ -29,6 +31,28 @@ public struct WebImageContext: Sendable {
     public var originalQueryCacheType: ImageCacheType?
     /// Where the untransformed original is stored (default `.disk`) (`originalStoreCacheType`).
     public var originalStoreCacheType: ImageCacheType?
+    /// Edits this request before it is sent; wins over the downloader's
+    /// ``ImageDownloader/requestModifier`` (`downloadRequestModifier`).
+    public var downloadRequestModifier: (any ImageDownloadRequestModifying)?
+    /// Edits this response before it is checked; wins over the downloader's
+    /// ``ImageDownloader/responseModifier`` (`downloadResponseModifier`).
+    public var downloadResponseModifier: (any ImageDownloadResponseModifying)?
+    /// Decrypts the downloaded bytes before decoding; wins over the downloader's
+    /// ``ImageDownloader/decryptor`` (`downloadDecryptor`).
+    public var downloadDecryptor: (any ImageDownloadDecrypting)?
+    /// The image already cached for this URL, set by the manager when refreshing
+    /// (`loaderCachedImage`); with ``WebImageOptions/refreshCached`` it makes the downloader
+    /// revalidate instead of showing partial images.
+    public var loaderCachedImage: Image?
+    /// The cached entry's metadata, whose validators (`ETag`, `Last-Modified`) make a refresh a
+    /// conditional request (ours; SDWebImage leaves this to URLCache).
+    public var loaderCachedMetadata: DiskCacheMetadata?
+    /// The cached entry's bytes: a refresh that downloads identical bytes ends with
+    /// ``WebImageError/cacheNotModified`` (ours; SDWebImage compares with URLCache's copy).
+    public var loaderCachedData: Data?
+    /// Called with this request's response head as soon as it arrives (ours; seed 002's
+    /// per-request response callback).
+    public var downloadResponseHandler: ImageDownloadResponseHandler?
     /// Your own keys.
     public var custom: [String: any Sendable] = [:]
 
