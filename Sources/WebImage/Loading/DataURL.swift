@@ -116,22 +116,17 @@ public struct DataURLImageLoader: ImageLoading {
         with url: URL, options: WebImageOptions, context: WebImageContext?,
         progress: ImageLoaderProgress?, completion: @escaping ImageLoaderCompletion
     ) -> any ImageLoadingOperation {
-        let token = ImageLoaderToken(url: url, progress: progress, completion: completion)
         let maxDataSize = maxDataSize
-        token.attach(
-            Task.detached(priority: options.taskPriority) {
-                token.deliver(
-                    Result { () throws(WebImageError) -> ImageLoadResult in
-                        let parsed = try DataURL(parsing: url.absoluteString, maxDataSize: maxDataSize)
-                        token.reportProgress(received: parsed.data.count, expected: parsed.data.count)
-                        guard !Task.isCancelled else { throw .cancelled }
-                        // A data URL as the cache key would be as long as the image: hint by media type instead.
-                        let image = try ImageLoaderDecoding.decode(
-                            parsed.data, url: url, options: options, context: context, cacheKey: "")
-                        let metadata = DiskCacheMetadata(contentType: parsed.mediaType)
-                        return ImageLoadResult(image: image, data: parsed.data, metadata: metadata, isFinished: true)
-                    })
-            })
-        return token
+        return ImageLoaderToken.run(url: url, options: options, progress: progress, completion: completion) {
+            token throws(WebImageError) in
+            let parsed = try DataURL(parsing: url.absoluteString, maxDataSize: maxDataSize)
+            token.reportProgress(received: parsed.data.count, expected: parsed.data.count)
+            guard !Task.isCancelled else { throw .cancelled }
+            // A data URL as the cache key would be as long as the image: hint by media type instead.
+            let image = try ImageLoaderDecoding.decode(
+                parsed.data, url: url, options: options, context: context, cacheKey: "")
+            let metadata = DiskCacheMetadata(contentType: parsed.mediaType)
+            return ImageLoadResult(image: image, data: parsed.data, metadata: metadata, isFinished: true)
+        }
     }
 }

@@ -20,19 +20,14 @@ public struct FileImageLoader: ImageLoading {
         with url: URL, options: WebImageOptions, context: WebImageContext?,
         progress: ImageLoaderProgress?, completion: @escaping ImageLoaderCompletion
     ) -> any ImageLoadingOperation {
-        let token = ImageLoaderToken(url: url, progress: progress, completion: completion)
         let maxFileSize = maxFileSize
-        token.attach(
-            Task.detached(priority: options.taskPriority) {
-                token.deliver(
-                    Result { () throws(WebImageError) -> ImageLoadResult in
-                        let data = try Self.read(url, maxFileSize: maxFileSize, token: token)
-                        guard !Task.isCancelled else { throw .cancelled }
-                        let image = try ImageLoaderDecoding.decode(data, url: url, options: options, context: context)
-                        return ImageLoadResult(image: image, data: data, isFinished: true)
-                    })
-            })
-        return token
+        return ImageLoaderToken.run(url: url, options: options, progress: progress, completion: completion) {
+            token throws(WebImageError) in
+            let data = try Self.read(url, maxFileSize: maxFileSize, token: token)
+            guard !Task.isCancelled else { throw .cancelled }
+            let image = try ImageLoaderDecoding.decode(data, url: url, options: options, context: context)
+            return ImageLoadResult(image: image, data: data, isFinished: true)
+        }
     }
 
     private static func read(_ url: URL, maxFileSize: Int, token: ImageLoaderToken) throws(WebImageError) -> Data {

@@ -74,4 +74,18 @@ public final class ImageLoaderToken: ImageLoadingOperation {
         }
         completion?(result)
     }
+
+    /// A token whose load is `work`, run in a detached task at the options' priority; its
+    /// result (or error) is delivered once, unless the token is cancelled first.
+    public static func run(
+        url: URL, options: WebImageOptions, progress: ImageLoaderProgress?, completion: @escaping ImageLoaderCompletion,
+        _ work: @escaping @Sendable (ImageLoaderToken) throws(WebImageError) -> ImageLoadResult
+    ) -> ImageLoaderToken {
+        let token = ImageLoaderToken(url: url, progress: progress, completion: completion)
+        token.attach(
+            Task.detached(priority: options.taskPriority) {
+                token.deliver(Result { () throws(WebImageError) in try work(token) })
+            })
+        return token
+    }
 }
