@@ -69,7 +69,7 @@ struct DownloaderProgressTests {
             let chunk = max(total / 12, 256)
             let recorder = ResultRecorder()
             downloader.downloadImage(
-                with: origin.url(path + "?drip=\(chunk):40"), options: .progressiveLoad, completion: recorder.completion
+                with: origin.url(path + "?drip=\(chunk):80"), options: .progressiveLoad, completion: recorder.completion
             )
             let final = try await recorder.result().get()
             #expect(!final.image.isIncremental)

@@ -9,20 +9,13 @@ import Synchronization
 /// ``ImageDownloadToken``, progress, completion and decode options. Downloads wait in a queue
 /// ordered by priority, then FIFO or LIFO, and at most ``maxConcurrentDownloads`` run at once.
 public final class ImageDownloader: Sendable {
-    private struct Pending {
-        var operation: DownloadOperation
-        var priority: DownloadPriority
-        var sequence: Int
-    }
-
     private struct State {
         /// The live operation per URL, for coalescing.
         var operations: [String: DownloadOperation] = [:]
-        var pending: [Pending] = []
+        var pending = PendingDownloads()
         var running = 0
         var maxConcurrent: Int
         var suspended = false
-        var sequence = 0
         var headers: ImageDownloadHeaders
         var headersFilter: ImageDownloadHeadersFilter?
         var requestModifier: (any ImageDownloadRequestModifying)?
@@ -187,7 +180,7 @@ public final class ImageDownloader: Sendable {
     /// Cancels every download; each caller gets ``WebImageError/cancelled``.
     public func cancelAllDownloads() {
         let operations = state.withLock { state in
-            Array(state.operations.values) + state.pending.map(\.operation)
+            Array(state.operations.values) + state.pending.operations
         }
         for operation in operations { operation.cancelAll() }
     }
@@ -226,11 +219,7 @@ public final class ImageDownloader: Sendable {
             if let existing = state.operations[key] {
                 let token = makeToken(existing)
                 if existing.tryAdd(token) {
-                    if let index = state.pending.firstIndex(where: { $0.operation === existing }),
-                        state.pending[index].priority < priority
-                    {
-                        state.pending[index].priority = priority
-                    }
+                    state.pending.raise(existing, to: priority)
                     return (token, false)
                 }
             }
@@ -240,8 +229,7 @@ public final class ImageDownloader: Sendable {
             let token = makeToken(operation)
             _ = operation.tryAdd(token)
             state.operations[key] = operation
-            state.pending.append(Pending(operation: operation, priority: priority, sequence: state.sequence))
-            state.sequence += 1
+            state.pending.append(operation, priority: priority)
             return (token, false)
         }
         if refused {
@@ -258,8 +246,10 @@ public final class ImageDownloader: Sendable {
     private func startQueued() {
         let (started, environment) = state.withLock { state -> ([DownloadOperation], DownloadEnvironment?) in
             var started: [DownloadOperation] = []
-            while !state.suspended, state.running < state.maxConcurrent, let index = nextIndex(state) {
-                started.append(state.pending.remove(at: index).operation)
+            while !state.suspended, state.running < state.maxConcurrent,
+                let next = state.pending.popNext(lifo: config.executionOrder == .lifo)
+            {
+                started.append(next)
                 state.running += 1
             }
             return (started, started.isEmpty ? nil : makeEnvironment(state))
@@ -268,28 +258,6 @@ public final class ImageDownloader: Sendable {
         for operation in started {
             operation.start(environment) { [weak self] in self?.ended(operation) }
         }
-    }
-
-    /// The highest priority first; within it the oldest (FIFO) or newest (LIFO).
-    private func nextIndex(_ state: borrowing State) -> Int? {
-        var best: Int?
-        for index in state.pending.indices {
-            guard let current = best else {
-                best = index
-                continue
-            }
-            let candidate = state.pending[index]
-            let chosen = state.pending[current]
-            if candidate.priority != chosen.priority {
-                if candidate.priority > chosen.priority { best = index }
-            } else if config.executionOrder == .lifo
-                ? candidate.sequence > chosen.sequence
-                : candidate.sequence < chosen.sequence
-            {
-                best = index
-            }
-        }
-        return best
     }
 
     private func makeEnvironment(_ state: borrowing State) -> DownloadEnvironment {
@@ -312,7 +280,7 @@ public final class ImageDownloader: Sendable {
     /// Every caller of a queued operation left before it started.
     private func dequeue(_ operation: DownloadOperation) {
         state.withLock { state in
-            state.pending.removeAll { $0.operation === operation }
+            state.pending.remove(operation)
             let key = operation.url.absoluteString
             if state.operations[key] === operation { state.operations[key] = nil }
         }

@@ -21,7 +21,7 @@ final class ProgressiveDecodeDriver: Sendable {
         guard !closed.load(ordering: .acquiring),
             busy.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return }
-        let task = Task.detached(priority: .utility) { [self] in
+        let task = Task.detached(priority: Task.currentPriority) { [self] in
             defer { busy.store(false, ordering: .releasing) }
             let image = decoder.withLock { decoder -> Image? in
                 decoder.update(data, isFinal: false)
