@@ -43,7 +43,7 @@ struct ConvertCommand: AsyncParsableCommand {
 
     func run() async throws {
         let target = try outputFormat()
-        let data = try InputReader.read(input)
+        let data = try await InputReader.read(input)
         var decodeOptions = ImageDecodeOptions()
         decodeOptions.firstFrameOnly = firstFrame
         let transformer = try transforms.makeTransformer()

@@ -15,7 +15,7 @@ struct InfoCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let data = try InputReader.read(input)
+        let data = try await InputReader.read(input)
         let info = try ImageCodersManager.shared.imageInfo(for: data)
         if json {
             print(Self.json(info, byteCount: data.count))

@@ -1,12 +1,14 @@
 import Foundation
 import WebImage
 
-/// Reads the bytes of a command's input: a file path, a `file:` URL or a `data:` URL.
+/// Reads the bytes of a command's input: a file path, a `file:` URL, a `data:` URL, or an
+/// `http(s):` URL fetched by an ``ImageDownloader`` with the default configuration (15 s timeout,
+/// the default headers) and the input size limit.
 enum InputReader {
     /// Largest input read into memory (256 MiB): bigger files are refused, not slurped.
     static let maxInputBytes = 256 << 20
 
-    static func read(_ input: String) throws -> Data {
+    static func read(_ input: String) async throws -> Data {
         let path: String
         if let url = URL(string: input), let scheme = url.scheme?.lowercased(), scheme.count > 1 {
             switch scheme {
@@ -15,8 +17,17 @@ enum InputReader {
             case "data":
                 return try DataURL(parsing: input, maxDataSize: maxInputBytes).data
             case "http", "https":
-                throw CommandFailure(
-                    "'\(input)': \(scheme) inputs need the downloader, which has not landed yet; pass a file")
+                var config = ImageDownloaderConfig.default
+                config.maxResponseSize = min(config.maxResponseSize, maxInputBytes)
+                let downloader = ImageDownloader(config: config)
+                do {
+                    let data = try await downloader.downloadData(with: url)
+                    await downloader.shutdown()
+                    return data
+                } catch {
+                    await downloader.shutdown()
+                    throw error
+                }
             default:
                 throw WebImageError.invalidURL(input)
             }

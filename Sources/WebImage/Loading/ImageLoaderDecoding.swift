@@ -20,6 +20,15 @@ public enum ImageLoaderDecoding {
         let decodeOptions = ImageDecodeOptions(
             context: context, options: options, cacheKey: cacheKey ?? url.absoluteString)
         let coder: any ImageCoding = context?.imageCoder ?? ImageCodersManager.shared
+        return try decode(data, url: url, decodeOptions: decodeOptions, coder: coder)
+    }
+
+    /// Decodes `data` with `decodeOptions` and `coder`; the same errors as
+    /// ``decode(_:url:options:context:cacheKey:)``.
+    public static func decode(
+        _ data: Data, url: URL, decodeOptions: ImageDecodeOptions, coder: any ImageCoding
+    ) throws(WebImageError) -> Image {
+        guard !data.isEmpty else { throw .badImageData("\(url.absoluteString): the response body is empty") }
         let image: Image
         do {
             image = try coder.decode(data, options: decodeOptions)

@@ -53,13 +53,28 @@ public struct WebImageContext: Sendable {
     /// The key under which a binding cancels an earlier load for the same target
     /// (`setImageOperationKey`).
     public var setImageOperationKey: String?
-    /// The cached image a ``WebImageOptions/refreshCached`` load revalidates (`loaderCachedImage`);
-    /// the manager sets it.
+    /// Edits this request before it is sent; wins over the downloader's
+    /// ``ImageDownloader/requestModifier`` (`downloadRequestModifier`).
+    public var downloadRequestModifier: (any ImageDownloadRequestModifying)?
+    /// Edits this response before it is checked; wins over the downloader's
+    /// ``ImageDownloader/responseModifier`` (`downloadResponseModifier`).
+    public var downloadResponseModifier: (any ImageDownloadResponseModifying)?
+    /// Decrypts the downloaded bytes before decoding; wins over the downloader's
+    /// ``ImageDownloader/decryptor`` (`downloadDecryptor`).
+    public var downloadDecryptor: (any ImageDownloadDecrypting)?
+    /// The image already cached for this URL, set by the manager when refreshing
+    /// (`loaderCachedImage`); with ``WebImageOptions/refreshCached`` it makes the downloader
+    /// revalidate instead of showing partial images.
     public var loaderCachedImage: Image?
-    /// The cache entry's validators and freshness, for a conditional request (ours); the manager sets it.
+    /// The cached entry's metadata, whose validators (`ETag`, `Last-Modified`) make a refresh a
+    /// conditional request (ours; SDWebImage leaves this to URLCache).
     public var loaderCachedMetadata: DiskCacheMetadata?
-    /// The cached bytes; a download with identical bytes is ``WebImageError/cacheNotModified`` (ours).
+    /// The cached entry's bytes: a refresh that downloads identical bytes ends with
+    /// ``WebImageError/cacheNotModified`` (ours; SDWebImage compares with URLCache's copy).
     public var loaderCachedData: Data?
+    /// Called with this request's response head as soon as it arrives (ours; seed 002's
+    /// per-request response callback).
+    public var downloadResponseHandler: ImageDownloadResponseHandler?
     /// Your own keys.
     public var custom: [String: any Sendable] = [:]
 

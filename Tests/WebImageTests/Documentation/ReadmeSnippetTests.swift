@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImage  // not @testable: the README's snippets must work with the public API alone
+import WebImageTestOrigin
 
 /// The README's code, kept compiling and working (Nuke keeps its documentation snippets the same way).
 @Suite("README snippets")
@@ -56,5 +57,22 @@ struct ReadmeSnippetTests {
             cacheKey
                 == "https://example.com/photo-SDImageResizingTransformer({200.000000,200.000000},2)-"
                 + "SDImageRoundCornerTransformer(16.000000,18446744073709551615,0.000000,(null)).jpg")
+    }
+
+    @Test("Loading: a download, its metadata, and the bytes alone")
+    func loadingSnippet() async throws {
+        try await withOrigin { origin in
+            let url = origin.url("/fixtures/jpeg/photo_800x600.jpg?etag=v1")
+
+            let downloader = ImageDownloader(config: .default)  // 6 at a time, 15 s idle timeout
+            let result = try await downloader.loadImage(with: url, options: [.highPriority])
+            print(result.image.width, result.metadata?.etag ?? "-")  // validators kept for revalidation
+            let bytes = try await downloader.downloadData(with: url)  // no decode
+
+            #expect(result.image.width == 800)
+            #expect(result.metadata?.etag == "\"v1\"")
+            #expect(bytes == (try Fixtures.data("jpeg/photo_800x600.jpg")))
+            await downloader.shutdown()
+        }
     }
 }

@@ -1,0 +1,136 @@
+import Foundation
+import Synchronization
+
+/// One transfer shared by every caller of a URL (SDWebImage's `SDWebImageDownloaderOperation`).
+///
+/// Lock order: the downloader's lock, then this one. Callbacks never run under either.
+final class DownloadOperation: Sendable {
+    /// What tokens can read about the transfer.
+    struct Snapshot: Sendable {
+        var request: ImageDownloadRequest?
+        var response: ImageDownloadResponse?
+        var metrics = ImageDownloadMetrics()
+    }
+
+    enum Phase {
+        /// Waiting in the downloader's queue.
+        case queued
+        /// Transferring or decoding; new callers still join.
+        case running
+        /// Every caller was served or cancelled; a new caller needs a new operation.
+        case closed
+    }
+
+    private struct State {
+        var tokens: [ImageDownloadToken] = []
+        var phase = Phase.queued
+        var task: Task<Void, Never>?
+        var snapshot = Snapshot()
+    }
+
+    private let state = Mutex(State())
+    /// The URL the callers asked for (the coalescing key).
+    let url: URL
+    /// The first caller's options and context shape the request (as in SDWebImage).
+    let options: ImageDownloaderOptions
+    let context: WebImageContext?
+    /// Told when the last caller leaves before the transfer started.
+    private let onCancelWhileQueued: @Sendable (DownloadOperation) -> Void
+
+    init(
+        url: URL, options: ImageDownloaderOptions, context: WebImageContext?,
+        onCancelWhileQueued: @escaping @Sendable (DownloadOperation) -> Void
+    ) {
+        self.url = url
+        self.options = options
+        self.context = context
+        self.onCancelWhileQueued = onCancelWhileQueued
+    }
+
+    /// Adds a caller; false once the operation closed (the caller then needs a new one).
+    func tryAdd(_ token: ImageDownloadToken) -> Bool {
+        state.withLock { state in
+            guard state.phase != .closed else { return false }
+            state.tokens.append(token)
+            return true
+        }
+    }
+
+    /// Removes a cancelled caller; the last one out stops the transfer.
+    func remove(_ token: ImageDownloadToken) {
+        let (task, wasQueued) = state.withLock { state -> (Task<Void, Never>?, Bool) in
+            state.tokens.removeAll { $0 === token }
+            guard state.tokens.isEmpty, state.phase != .closed else { return (nil, false) }
+            let wasQueued = state.phase == .queued
+            state.phase = .closed
+            defer { state.task = nil }
+            return (state.task, wasQueued)
+        }
+        task?.cancel()
+        if wasQueued { onCancelWhileQueued(self) }
+    }
+
+    /// Cancels every caller (each gets ``WebImageError/cancelled``), which stops the transfer.
+    func cancelAll() {
+        for token in tokens { token.cancel() }
+    }
+
+    /// The callers still attached.
+    var tokens: [ImageDownloadToken] { state.withLock { $0.tokens } }
+
+    var snapshot: Snapshot { state.withLock { $0.snapshot } }
+
+    func updateSnapshot(_ body: (inout Snapshot) -> Void) {
+        state.withLock { body(&$0.snapshot) }
+    }
+
+    /// Starts the transfer unless every caller left; `onFinish` runs once either way, when
+    /// the operation is done with its slot.
+    func start(_ environment: DownloadEnvironment, onFinish: @escaping @Sendable () -> Void) {
+        let started = state.withLock { state in
+            guard state.phase == .queued else { return false }
+            state.phase = .running
+            state.task = Task.detached(priority: options.queuePriority.taskPriority) {
+                await self.run(environment)
+                onFinish()
+            }
+            return true
+        }
+        if !started { onFinish() }
+    }
+
+    /// Closes the operation and returns the callers still attached.
+    func closeAndTakeTokens() -> [ImageDownloadToken] {
+        state.withLock { state in
+            defer {
+                state.phase = .closed
+                state.tokens = []
+                state.task = nil
+            }
+            return state.tokens
+        }
+    }
+
+    /// The callers not yet in `served`, or nil after closing the operation when there are none:
+    /// from then on, new callers get a new operation.
+    func unservedTokensOrClose(served: Set<ObjectIdentifier>) -> [ImageDownloadToken]? {
+        state.withLock { state in
+            let unserved = state.tokens.filter { !served.contains(ObjectIdentifier($0)) }
+            guard unserved.isEmpty else { return unserved }
+            state.phase = .closed
+            state.tokens = []
+            state.task = nil
+            return nil
+        }
+    }
+}
+
+extension DownloadPriority {
+    var taskPriority: TaskPriority {
+        switch self {
+        case .high: .high
+        case .normal: .medium
+        case .low: .low
+        }
+    }
+}

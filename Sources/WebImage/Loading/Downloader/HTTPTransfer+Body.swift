@@ -1,0 +1,170 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+extension HTTPTransfer {
+    /// Checks the response head in SDWebImage's order — response modifier (2003), status (2001),
+    /// content type (2004) — then streams the body under the size and pixel limits.
+    func receive(
+        _ response: HTTPClientResponse, from url: URL, validatorsSent: Bool, activity: IdleActivity?
+    ) async throws -> DownloadedBody {
+        let config = environment.config
+        var headers = ImageDownloadHeaders()
+        // The client already refused CR/LF in header fields, so none is dropped here.
+        for header in response.headers { try? headers.add(name: header.name, value: header.value) }
+        let retryAfter = response.headers.first(name: "Retry-After")
+        var head = ImageDownloadResponse(url: url, statusCode: Int(response.status.code), headers: headers)
+        if let modifier = operation.context?.downloadResponseModifier ?? environment.responseModifier {
+            guard let modified = await modifier.modifiedResponse(head) else {
+                throw WebImageError.invalidDownloadResponse
+            }
+            head = modified
+        }
+        operation.updateSnapshot { $0.response = head }
+        // A 304 answers our validators, whatever the acceptable codes say.
+        if head.statusCode == 304, validatorsSent { throw WebImageError.cacheNotModified }
+        if let codes = config.acceptableStatusCodes, !codes.contains(head.statusCode) {
+            throw AttemptFailure(error: .invalidDownloadStatusCode(head.statusCode), retryAfter: retryAfter)
+        }
+        if let types = config.acceptableContentTypes {
+            let type = head.mimeType
+            guard let type, types.contains(where: { $0.lowercased() == type }) else {
+                throw WebImageError.invalidDownloadContentType(type)
+            }
+        }
+        if head.statusCode == 304 { throw WebImageError.cacheNotModified }
+
+        environment.events.emit(.receivedResponse(url: operation.url, response: head))
+        for token in operation.tokens { token.responseHandler?(head) }
+
+        // With gzip/deflate, Content-Length counts compressed bytes: the decoded size is unknown.
+        let encoding = response.headers.first(name: "Content-Encoding")?.lowercased() ?? "identity"
+        let declared = ImageDownloadResponse(url: url, statusCode: 200, headers: headers).expectedContentLength
+        let expected = encoding == "identity" ? declared : -1
+        let maxSize = config.effectiveMaxResponseSize
+        if declared > maxSize, encoding == "identity" {
+            throw WebImageError.transferFailed(
+                TransferFailure(
+                    .responseTooLarge, "\(url.absoluteString): \(declared) bytes declared; the limit is \(maxSize)"))
+        }
+        var receiver = BodyReceiver(
+            operation: operation, expected: expected, maxSize: maxSize, url: url,
+            progressInterval: config.effectiveProgressInterval,
+            progressive: progressiveDriver())
+        receiver.reportProgress()
+        do {
+            for try await chunk in response.body {
+                activity?.touch()
+                try receiver.append(chunk)
+            }
+        } catch {
+            await receiver.close()
+            throw error
+        }
+        await receiver.close()
+        if expected >= 0, receiver.data.count < expected {
+            throw WebImageError.transferFailed(
+                TransferFailure(
+                    .connectionLost, "\(url.absoluteString): \(receiver.data.count) of \(expected) bytes arrived"))
+        }
+        receiver.reportFinalProgress()
+        operation.updateSnapshot { $0.metrics.receivedBytes = receiver.data.count }
+        return DownloadedBody(data: receiver.data, response: head)
+    }
+
+    /// A progressive decoder when the first caller asked for partial images, no decryptor is
+    /// set and its coder can decode incrementally.
+    private func progressiveDriver() -> ProgressiveDecodeDriver? {
+        guard options.contains(.progressiveLoad),
+            operation.context?.downloadDecryptor == nil, environment.decryptor == nil,
+            let first = operation.tokens.first,
+            let coder = first.coder as? any ProgressiveImageCoding
+        else { return nil }
+        return ProgressiveDecodeDriver(coder: coder, options: first.decodeOptions)
+    }
+}
+
+/// Collects a body: size limit, progress, the early pixel-limit check and partial decodes.
+struct BodyReceiver {
+    let operation: DownloadOperation
+    let expected: Int
+    let maxSize: Int
+    let url: URL
+    let progressInterval: TimeInterval
+    let progressive: ProgressiveDecodeDriver?
+    private(set) var data = Data()
+    /// The header check runs at doubling sizes until the header parses (or 16 MiB pass).
+    private var nextPixelCheck = 1
+    private var pixelCheckDone = false
+
+    /// Pre-sizes the buffer from `Content-Length`, but never more than 16 MiB up front: a
+    /// hostile length must not allocate.
+    init(
+        operation: DownloadOperation, expected: Int, maxSize: Int, url: URL, progressInterval: TimeInterval,
+        progressive: ProgressiveDecodeDriver?
+    ) {
+        self.operation = operation
+        self.expected = expected
+        self.maxSize = maxSize
+        self.url = url
+        self.progressInterval = progressInterval
+        self.progressive = progressive
+        if expected > 0 { data.reserveCapacity(min(expected, maxSize, 16 << 20)) }
+    }
+
+    mutating func append(_ chunk: ByteBuffer) throws {
+        guard chunk.readableBytes > 0 else { return }
+        guard data.count + chunk.readableBytes <= maxSize else {
+            throw WebImageError.transferFailed(
+                TransferFailure(.responseTooLarge, "\(url.absoluteString): the body passed \(maxSize) bytes"))
+        }
+        chunk.withUnsafeReadableBytes { data.append(contentsOf: $0) }
+        reportProgress()
+        try checkPixelLimit()
+        progressive?.offer(data, to: operation)
+    }
+
+    func reportProgress() {
+        for token in operation.tokens {
+            token.reportProgress(received: data.count, expected: expected, interval: progressInterval)
+        }
+    }
+
+    /// The last report carries every byte; with an unknown length it says so (expected = received).
+    func reportFinalProgress() {
+        for token in operation.tokens {
+            token.reportProgress(received: data.count, expected: expected < 0 ? data.count : expected, interval: 0)
+        }
+    }
+
+    func close() async {
+        await progressive?.close()
+    }
+
+    /// Fails as soon as the header shows more pixels than every caller allows — unless one of
+    /// them asked for a thumbnail or a scale-down, which decode such images within bounds.
+    private mutating func checkPixelLimit() throws {
+        guard !pixelCheckDone, data.count >= nextPixelCheck else { return }
+        nextPixelCheck = data.count * 2
+        let tokens = operation.tokens
+        // Callers that only want the bytes never need the check.
+        guard let coder = tokens.first(where: { $0.dataSink == nil })?.coder else { return }
+        guard let info = try? coder.imageInfo(for: data) else {
+            if data.count > 16 << 20 { pixelCheckDone = true }
+            return
+        }
+        pixelCheckDone = true
+        let (pixels, overflow) = info.width.multipliedReportingOverflow(by: info.height)
+        var largestLimit = 0
+        for token in tokens {
+            let options = token.decodeOptions
+            // Callers that want the bytes, a thumbnail or a scale-down can live with a big image.
+            guard token.dataSink == nil, options.thumbnailPixelSize == .zero, options.scaleDownLimitBytes == nil,
+                overflow || pixels > options.maxPixelCount
+            else { return }
+            largestLimit = max(largestLimit, options.maxPixelCount)
+        }
+        throw WebImageError.imageTooLarge(width: info.width, height: info.height, limit: largestLimit)
+    }
+}

@@ -1,0 +1,177 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+
+/// One download's HTTP exchange: retries, redirects, the basic-auth round trip, cookies and
+/// validators. The response checks and the body are in `HTTPTransfer+Body.swift`.
+struct HTTPTransfer: Sendable {
+    let operation: DownloadOperation
+    let environment: DownloadEnvironment
+    let request: ImageDownloadRequest
+
+    private var config: ImageDownloaderConfig { environment.config }
+    var options: ImageDownloaderOptions { operation.options }
+
+    /// Runs attempts until one succeeds or the retry policy gives up.
+    func run() async throws(WebImageError) -> DownloadedBody {
+        var attempt = 1
+        var random = SystemRandomNumberGenerator()
+        while true {
+            do {
+                return try await attemptOnce()
+            } catch {
+                if Task.isCancelled { throw .cancelled }
+                guard
+                    let delay = config.retryPolicy.retryDelay(
+                        afterAttempt: attempt, error: error.error, retryAfter: error.retryAfter, now: Date(),
+                        random: &random),
+                    delay.isFinite, delay >= 0
+                else { throw error.error }
+                do {
+                    try await Task.sleep(nanoseconds: UInt64(min(delay, 86_400) * 1_000_000_000))
+                } catch {
+                    throw .cancelled
+                }
+                attempt += 1
+            }
+        }
+    }
+
+    private func attemptOnce() async throws(AttemptFailure) -> DownloadedBody {
+        let clientTimeout = config.effectiveTimeout
+        let timeout =
+            request.timeout.isFinite && request.timeout > 0 ? min(request.timeout, clientTimeout) : clientTimeout
+        do {
+            // The client's read timeout covers the common case; only a shorter per-request
+            // timeout needs a watchdog of its own.
+            if timeout < clientTimeout {
+                return try await IdleWatchdog.run(timeout: timeout, url: request.url) { activity in
+                    try await exchange(activity: activity)
+                }
+            }
+            return try await exchange(activity: nil)
+        } catch let failure as AttemptFailure {
+            throw failure
+        } catch {
+            if Task.isCancelled { throw AttemptFailure(error: .cancelled) }
+            throw AttemptFailure(error: HTTPErrorMapping.webImageError(error, url: request.url))
+        }
+    }
+
+    /// Sends the request, following redirects and one basic-auth challenge, and receives the body.
+    private func exchange(activity: IdleActivity?) async throws -> DownloadedBody {
+        var url = request.url
+        var method = request.method.uppercased()
+        var body = request.body
+        var headers = request.headers
+        var redirects = 0
+        var sendsCredentials = false
+        while true {
+            guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                url.host?.isEmpty == false
+            else { throw WebImageError.invalidURL(url.absoluteString) }
+            let (outgoing, validatorsSent) = makeRequest(
+                url: url, method: method, headers: headers, body: body, sendsCredentials: sendsCredentials)
+            operation.updateSnapshot { $0.metrics.requestCount += 1 }
+            let response = try await environment.client.execute(outgoing, deadline: .distantFuture)
+            activity?.touch()
+            if options.contains(.handleCookies) {
+                let lines = response.headers["Set-Cookie"]
+                if !lines.isEmpty { environment.cookieStore.store(setCookieHeaders: lines, for: url) }
+            }
+            let status = Int(response.status.code)
+            if [301, 302, 303, 307, 308].contains(status), let location = response.headers.first(name: "Location") {
+                redirects += 1
+                guard redirects <= config.effectiveMaxRedirects else {
+                    throw WebImageError.transferFailed(
+                        TransferFailure(
+                            .tooManyRedirects,
+                            "\(request.url.absoluteString): more than \(config.effectiveMaxRedirects) redirects"))
+                }
+                guard let next = URL(string: location, relativeTo: url)?.absoluteURL else {
+                    throw WebImageError.transferFailed(
+                        TransferFailure(.badServerResponse, "\(url.absoluteString): bad Location '\(location)'"))
+                }
+                await Self.discard(response.body)
+                if status == 303 || ((status == 301 || status == 302) && method != "GET" && method != "HEAD") {
+                    method = "GET"
+                    body = nil
+                }
+                if !Self.isSameOrigin(url, next) {
+                    // Credentials meant for one origin never travel to another.
+                    headers["Authorization"] = nil
+                    headers["Cookie"] = nil
+                }
+                url = next
+                sendsCredentials = false
+                operation.updateSnapshot { $0.metrics.redirectCount = redirects }
+                continue
+            }
+            if status == 401, !sendsCredentials, config.username != nil, config.password != nil,
+                response.headers["WWW-Authenticate"].contains(where: Self.isBasicChallenge)
+            {
+                await Self.discard(response.body)
+                sendsCredentials = true
+                continue
+            }
+            return try await receive(response, from: url, validatorsSent: validatorsSent, activity: activity)
+        }
+    }
+
+    private func makeRequest(
+        url: URL, method: String, headers: ImageDownloadHeaders, body: Data?, sendsCredentials: Bool
+    ) -> (HTTPClientRequest, validatorsSent: Bool) {
+        var outgoing = HTTPClientRequest(url: url.absoluteString)
+        outgoing.method = HTTPMethod(rawValue: method)
+        for (name, value) in headers.fields { outgoing.headers.add(name: name, value: value) }
+        if options.contains(.handleCookies), let cookies = environment.cookieStore.cookieHeader(for: url) {
+            let own = outgoing.headers.first(name: "Cookie")
+            outgoing.headers.replaceOrAdd(name: "Cookie", value: own.map { "\($0); \(cookies)" } ?? cookies)
+        }
+        var validatorsSent = false
+        if options.contains(.ignoreCachedResponse) {
+            for (name, value) in ImageDownloadConditionalRequest.headers(for: operation.context?.loaderCachedMetadata) {
+                outgoing.headers.replaceOrAdd(name: name, value: value)
+                validatorsSent = true
+            }
+        }
+        if sendsCredentials, let username = config.username, let password = config.password {
+            let credentials = Data("\(username):\(password)".utf8).base64EncodedString()
+            outgoing.headers.replaceOrAdd(name: "Authorization", value: "Basic \(credentials)")
+        }
+        if let body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        if options.contains(.allowInvalidSSLCertificates) { outgoing.tlsConfiguration = Self.insecureTLS }
+        return (outgoing, validatorsSent)
+    }
+
+    /// Certificates are not verified (``ImageDownloaderOptions/allowInvalidSSLCertificates``);
+    /// the pool keys connections by TLS configuration, so these never serve other requests.
+    private static let insecureTLS: TLSConfiguration = {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.certificateVerification = .none
+        return tls
+    }()
+
+    private static func isBasicChallenge(_ value: String) -> Bool {
+        value.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("basic")
+    }
+
+    private static func isSameOrigin(_ a: URL, _ b: URL) -> Bool {
+        a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
+            && a.port == b.port
+    }
+
+    /// Reads and drops a small body (a redirect's or a challenge's) so the connection can be
+    /// reused; a large one is abandoned, which closes the connection.
+    static func discard(_ body: HTTPClientResponse.Body) async {
+        var remaining = 64 * 1024
+        do {
+            for try await chunk in body {
+                remaining -= chunk.readableBytes
+                if remaining < 0 { return }
+            }
+        } catch {}
+    }
+}

@@ -1,0 +1,288 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import Synchronization
+
+/// Downloads images over HTTP(S) with AsyncHTTPClient (SDWebImage's `SDWebImageDownloader`).
+///
+/// Concurrent requests for one URL share one transfer; each caller gets its own
+/// ``ImageDownloadToken``, progress, completion and decode options. Downloads wait in a queue
+/// ordered by priority, then FIFO or LIFO, and at most ``maxConcurrentDownloads`` run at once.
+public final class ImageDownloader: Sendable {
+    private struct State {
+        /// The live operation per URL, for coalescing.
+        var operations: [String: DownloadOperation] = [:]
+        var pending = PendingDownloads()
+        var running = 0
+        var maxConcurrent: Int
+        var suspended = false
+        var headers: ImageDownloadHeaders
+        var headersFilter: ImageDownloadHeadersFilter?
+        var requestModifier: (any ImageDownloadRequestModifying)?
+        var responseModifier: (any ImageDownloadResponseModifying)?
+        var decryptor: (any ImageDownloadDecrypting)?
+        var isShutdown = false
+    }
+
+    /// The downloader the built-in loaders manager uses. ``shutdown()`` does nothing on it.
+    public static let shared = ImageDownloader(config: .default, isShared: true)
+
+    /// The configuration this downloader was made with (``maxConcurrentDownloads`` may differ now).
+    public let config: ImageDownloaderConfig
+    /// The cookie jar for downloads with ``ImageDownloaderOptions/handleCookies``.
+    public let cookieStore = ImageDownloadCookieStore()
+
+    private let state: Mutex<State>
+    private let client: HTTPClient
+    private let isShared: Bool
+    private let broadcaster = DownloadEventBroadcaster()
+
+    /// A downloader with its own HTTP client. Call ``shutdown()`` when done with it.
+    public convenience init(config: ImageDownloaderConfig = .default) {
+        self.init(config: config, isShared: false)
+    }
+
+    private init(config: ImageDownloaderConfig, isShared: Bool) {
+        self.config = config
+        self.isShared = isShared
+        state = Mutex(State(maxConcurrent: max(config.maxConcurrentDownloads, 1), headers: config.httpHeaders))
+        client = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: Self.clientConfiguration(config))
+    }
+
+    deinit {
+        // AsyncHTTPClient traps in debug builds when a client is released while running.
+        if !state.withLock({ $0.isShutdown }) { client.shutdown { _ in } }
+    }
+
+    private static func clientConfiguration(_ config: ImageDownloaderConfig) -> HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration()
+        // Redirects are followed here, to count them, apply cookies per hop and drop credentials.
+        configuration.redirectConfiguration = .disallow
+        let timeout = TimeAmount.nanoseconds(Int64(config.effectiveTimeout * 1_000_000_000))
+        configuration.timeout = .init(connect: timeout, read: timeout)
+        // Our queue bounds concurrency; the pool must never be the bottleneck.
+        configuration.connectionPool = .init(
+            idleTimeout: .seconds(60),
+            concurrentHTTP1ConnectionsPerHostSoftLimit: max(config.maxConcurrentDownloads, 64))
+        // A refused connection fails the request at once, as URLSession does, instead of
+        // retrying until a deadline.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.decompression = .enabled(limit: .size(max(config.effectiveMaxResponseSize, 1)))
+        return configuration
+    }
+
+    // MARK: Settings
+
+    /// Downloads running at once; raising it starts queued ones at once, lowering it lets the
+    /// running ones finish. Values below 1 mean 1.
+    public var maxConcurrentDownloads: Int {
+        get { state.withLock { $0.maxConcurrent } }
+        set {
+            state.withLock { $0.maxConcurrent = max(newValue, 1) }
+            startQueued()
+        }
+    }
+
+    /// Sets a header sent with every later request; nil removes it.
+    public func setValue(_ value: String?, forHTTPHeaderField field: String) {
+        state.withLock { $0.headers[field] = value }
+    }
+
+    /// The value of a header sent with every request.
+    public func value(forHTTPHeaderField field: String) -> String? {
+        state.withLock { $0.headers[field] }
+    }
+
+    /// The headers sent with every request.
+    public var httpHeaders: ImageDownloadHeaders { state.withLock { $0.headers } }
+
+    /// Edits every request (a context's ``WebImageContext/downloadRequestModifier`` wins).
+    public var requestModifier: (any ImageDownloadRequestModifying)? {
+        get { state.withLock { $0.requestModifier } }
+        set { state.withLock { $0.requestModifier = newValue } }
+    }
+
+    /// Edits every response (a context's ``WebImageContext/downloadResponseModifier`` wins).
+    public var responseModifier: (any ImageDownloadResponseModifying)? {
+        get { state.withLock { $0.responseModifier } }
+        set { state.withLock { $0.responseModifier = newValue } }
+    }
+
+    /// Decrypts every body (a context's ``WebImageContext/downloadDecryptor`` wins).
+    public var decryptor: (any ImageDownloadDecrypting)? {
+        get { state.withLock { $0.decryptor } }
+        set { state.withLock { $0.decryptor = newValue } }
+    }
+
+    /// SDWebImage 4's headers filter: runs before the request modifier; nil refuses the download.
+    public var headersFilter: ImageDownloadHeadersFilter? {
+        get { state.withLock { $0.headersFilter } }
+        set { state.withLock { $0.headersFilter = newValue } }
+    }
+
+    /// While true, queued downloads wait; running ones go on.
+    public var isSuspended: Bool {
+        get { state.withLock { $0.suspended } }
+        set {
+            state.withLock { $0.suspended = newValue }
+            startQueued()
+        }
+    }
+
+    /// Downloads queued or running.
+    public var currentDownloadCount: Int { state.withLock { $0.running + $0.pending.count } }
+
+    /// A stream of this downloader's start, response, stop and finish events. Every call
+    /// returns a new stream; ending its iteration unsubscribes.
+    public func events() -> AsyncStream<ImageDownloadEvent> { broadcaster.subscribe() }
+
+    // MARK: Downloading
+
+    /// Downloads and decodes `url`. A nil URL calls `completion` with
+    /// ``WebImageError/invalidURL(_:)`` and returns nil.
+    @discardableResult
+    public func downloadImage(
+        with url: URL?, options: ImageDownloaderOptions = [], context: WebImageContext? = nil,
+        progress: ImageLoaderProgress? = nil, completion: @escaping ImageLoaderCompletion
+    ) -> ImageDownloadToken? {
+        guard let url, !url.absoluteString.isEmpty else {
+            Task.detached { completion(.failure(.invalidURL(""))) }
+            return nil
+        }
+        return enqueue(url, options: options, context: context, progress: progress, completion: completion)
+    }
+
+    /// Downloads `url` without decoding it and returns the body (after the decryptor). It
+    /// shares transfers with image downloads of the same URL. Cancelling the calling task
+    /// cancels this caller.
+    public func downloadData(
+        with url: URL, options: ImageDownloaderOptions = [], context: WebImageContext? = nil
+    ) async throws(WebImageError) -> Data {
+        let token = Mutex<ImageDownloadToken?>(nil)
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Data, WebImageError>, Never>) in
+                let started = enqueue(
+                    url, options: options, context: context, progress: nil,
+                    completion: { result in
+                        if case .failure(let error) = result { continuation.resume(returning: .failure(error)) }
+                    },
+                    dataSink: { continuation.resume(returning: .success($0)) })
+                token.withLock { $0 = started }
+                if Task.isCancelled { started.cancel() }
+            }
+        } onCancel: {
+            token.withLock { $0 }?.cancel()
+        }
+        return try result.get()
+    }
+
+    /// Cancels every download; each caller gets ``WebImageError/cancelled``.
+    public func cancelAllDownloads() {
+        let operations = state.withLock { state in
+            Array(state.operations.values) + state.pending.operations
+        }
+        for operation in operations { operation.cancelAll() }
+    }
+
+    /// Cancels everything and shuts the HTTP client down; later downloads fail with
+    /// ``WebImageError/invalidDownloadOperation(_:)``. Does nothing on ``shared``.
+    public func shutdown() async {
+        guard !isShared else { return }
+        let first = state.withLock { state in
+            defer { state.isShutdown = true }
+            return !state.isShutdown
+        }
+        guard first else { return }
+        cancelAllDownloads()
+        try? await client.shutdown()
+        broadcaster.finishAll()
+    }
+
+    func enqueue(
+        _ url: URL, options: ImageDownloaderOptions, context: WebImageContext?, progress: ImageLoaderProgress?,
+        completion: @escaping ImageLoaderCompletion, dataSink: (@Sendable (Data) -> Void)? = nil
+    ) -> ImageDownloadToken {
+        let decodeOptions = ImageDecodeOptions(
+            context: context, options: options.decodingOptions, cacheKey: url.absoluteString)
+        let coder: any ImageCoding = context?.imageCoder ?? ImageCodersManager.shared
+        let key = url.absoluteString
+        let (token, refused) = state.withLock { state -> (ImageDownloadToken, Bool) in
+            func makeToken(_ operation: DownloadOperation?) -> ImageDownloadToken {
+                ImageDownloadToken(
+                    url: url, operation: operation, decodeOptions: decodeOptions, coder: coder,
+                    responseHandler: context?.downloadResponseHandler, progress: progress, completion: completion,
+                    dataSink: dataSink)
+            }
+            guard !state.isShutdown else { return (makeToken(nil), true) }
+            let priority = options.queuePriority
+            if let existing = state.operations[key] {
+                let token = makeToken(existing)
+                if existing.tryAdd(token) {
+                    state.pending.raise(existing, to: priority)
+                    return (token, false)
+                }
+            }
+            let operation = DownloadOperation(url: url, options: options, context: context) { [weak self] in
+                self?.dequeue($0)
+            }
+            let token = makeToken(operation)
+            _ = operation.tryAdd(token)
+            state.operations[key] = operation
+            state.pending.append(operation, priority: priority)
+            return (token, false)
+        }
+        if refused {
+            Task.detached { token.deliver(.failure(.invalidDownloadOperation("the downloader was shut down"))) }
+        } else {
+            startQueued()
+        }
+        return token
+    }
+
+    // MARK: Queue
+
+    /// Starts the best queued downloads while slots are free.
+    private func startQueued() {
+        let (started, environment) = state.withLock { state -> ([DownloadOperation], DownloadEnvironment?) in
+            var started: [DownloadOperation] = []
+            while !state.suspended, state.running < state.maxConcurrent,
+                let next = state.pending.popNext(lifo: config.executionOrder == .lifo)
+            {
+                started.append(next)
+                state.running += 1
+            }
+            return (started, started.isEmpty ? nil : makeEnvironment(state))
+        }
+        guard let environment else { return }
+        for operation in started {
+            operation.start(environment) { [weak self] in self?.ended(operation) }
+        }
+    }
+
+    private func makeEnvironment(_ state: borrowing State) -> DownloadEnvironment {
+        DownloadEnvironment(
+            client: client, config: config, headers: state.headers, headersFilter: state.headersFilter,
+            requestModifier: state.requestModifier, responseModifier: state.responseModifier,
+            decryptor: state.decryptor, cookieStore: cookieStore, events: broadcaster)
+    }
+
+    /// A started operation is done with its slot.
+    private func ended(_ operation: DownloadOperation) {
+        state.withLock { state in
+            state.running -= 1
+            let key = operation.url.absoluteString
+            if state.operations[key] === operation { state.operations[key] = nil }
+        }
+        startQueued()
+    }
+
+    /// Every caller of a queued operation left before it started.
+    private func dequeue(_ operation: DownloadOperation) {
+        state.withLock { state in
+            state.pending.remove(operation)
+            let key = operation.url.absoluteString
+            if state.operations[key] === operation { state.operations[key] = nil }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+/// The downloads waiting for a slot: one bucket per priority, popped from the front (FIFO) or
+/// the back (LIFO). Removal and priority raises are lazy — a ticket per operation says which
+/// bucket entry is current — so every operation is O(1) amortised even with thousands queued.
+struct PendingDownloads {
+    private struct Entry {
+        let operation: DownloadOperation
+        let ticket: Int
+    }
+
+    private struct Ticket {
+        let operation: DownloadOperation
+        var priority: DownloadPriority
+        var id: Int
+    }
+
+    private var buckets: [[Entry]] = [[], [], []]
+    private var heads = [0, 0, 0]
+    private var tickets: [ObjectIdentifier: Ticket] = [:]
+    private var nextTicket = 0
+
+    /// Downloads waiting.
+    var count: Int { tickets.count }
+
+    /// The waiting operations, in no particular order.
+    var operations: [DownloadOperation] { tickets.values.map(\.operation) }
+
+    mutating func append(_ operation: DownloadOperation, priority: DownloadPriority) {
+        nextTicket += 1
+        tickets[ObjectIdentifier(operation)] = Ticket(operation: operation, priority: priority, id: nextTicket)
+        buckets[priority.rawValue].append(Entry(operation: operation, ticket: nextTicket))
+    }
+
+    /// Moves a waiting operation up to `priority` (never down); it queues behind that
+    /// priority's current entries.
+    mutating func raise(_ operation: DownloadOperation, to priority: DownloadPriority) {
+        let key = ObjectIdentifier(operation)
+        guard let ticket = tickets[key], ticket.priority < priority else { return }
+        nextTicket += 1
+        tickets[key] = Ticket(operation: operation, priority: priority, id: nextTicket)
+        buckets[priority.rawValue].append(Entry(operation: operation, ticket: nextTicket))
+    }
+
+    mutating func remove(_ operation: DownloadOperation) {
+        tickets[ObjectIdentifier(operation)] = nil
+    }
+
+    /// The next operation to start: the highest priority first; within it the oldest (FIFO)
+    /// or the newest (LIFO).
+    mutating func popNext(lifo: Bool) -> DownloadOperation? {
+        for priority in [DownloadPriority.high, .normal, .low] {
+            let index = priority.rawValue
+            while heads[index] < buckets[index].count {
+                let entry: Entry
+                if lifo {
+                    entry = buckets[index].removeLast()
+                } else {
+                    entry = buckets[index][heads[index]]
+                    heads[index] += 1
+                }
+                compact(index)
+                let key = ObjectIdentifier(entry.operation)
+                if tickets[key]?.id == entry.ticket {
+                    tickets[key] = nil
+                    return entry.operation
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Drops consumed entries once they are the larger part of a bucket.
+    private mutating func compact(_ index: Int) {
+        if heads[index] == buckets[index].count {
+            buckets[index].removeAll(keepingCapacity: true)
+            heads[index] = 0
+        } else if heads[index] > 256, heads[index] * 2 > buckets[index].count {
+            buckets[index].removeFirst(heads[index])
+            heads[index] = 0
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import Synchronization
+import Testing
+import WebImageTestOrigin
+
+@testable import WebImage
+
+@Suite("ImageDownloader coalescing and cancellation")
+struct DownloaderCoalescingTests {
+    typealias Support = DownloaderTestSupport
+
+    @Test("100 concurrent requests for one URL make 1 origin request and 100 completions")
+    func hundredCallersOneRequest() async throws {
+        try await Support.withOrigin { origin, downloader in
+            let url = origin.url(Support.pngPath + "?delay=300")
+            let recorders = (0..<100).map { _ in ResultRecorder() }
+            let tokens = recorders.map { downloader.downloadImage(with: url, completion: $0.completion) }
+            #expect(Set(tokens.compactMap { $0.map(ObjectIdentifier.init) }).count == 100)
+            var successes = 0
+            for recorder in recorders where (await recorder.result()).value?.image.width ?? 0 > 0 {
+                successes += 1
+            }
+            #expect(successes == 100)
+            #expect(origin.requestCount(path: Support.pngPath) == 1)
+            #expect(recorders.allSatisfy { $0.terminalCount == 1 && $0.callsAfterTerminal == 0 })
+        }
+    }
+
+    @Test("Cancelling one of two callers ends only it; the other succeeds from the same request")
+    func cancelOneOfTwo() async throws {
+        try await Support.withOrigin { origin, downloader in
+            let url = origin.url(Support.pngPath + "?delay=300")
+            let first = ResultRecorder()
+            let second = ResultRecorder()
+            let token = downloader.downloadImage(with: url, completion: first.completion)
+            downloader.downloadImage(with: url, completion: second.completion)
+            token?.cancel()
+            token?.cancel()
+            #expect(token?.isCancelled == true)
+            #expect(await first.result().error == .cancelled)
+            #expect(await second.result().value?.image.width ?? 0 > 0)
+            #expect(origin.requestCount(path: Support.pngPath) == 1)
+            #expect(first.terminalCount == 1 && first.callsAfterTerminal == 0)
+        }
+    }
+
+    @Test("Cancelling every caller stops the transfer: the origin sees the connection close")
+    func cancelAllStopsTransfer() async throws {
+        try await Support.withOrigin { origin, downloader in
+            let recorder = ResultRecorder()
+            let token = downloader.downloadImage(
+                with: origin.url(Support.pngPath + "?stall=1"), completion: recorder.completion)
+            await Support.waitUntil { origin.inFlightCount == 1 }
+            #expect(origin.inFlightCount == 1)
+            token?.cancel()
+            #expect(await recorder.result().error == .cancelled)
+            await Support.waitUntil { origin.inFlightCount == 0 }
+            #expect(origin.inFlightCount == 0)
+            await Support.waitUntil { downloader.currentDownloadCount == 0 }
+            #expect(downloader.currentDownloadCount == 0)
+        }
+    }
+
+    @Test("cancelAllDownloads ends every caller, queued ones too, and empties the queue")
+    func cancelAllDownloads() async throws {
+        var config = ImageDownloaderConfig()
+        config.maxConcurrentDownloads = 1
+        try await Support.withOrigin(config: config) { origin, downloader in
+            let recorders = (0..<3).map { _ in ResultRecorder() }
+            for (index, recorder) in recorders.enumerated() {
+                downloader.downloadImage(
+                    with: origin.url(Support.pngPath + "?stall=1&n=\(index)"), completion: recorder.completion)
+            }
+            #expect(downloader.currentDownloadCount == 3)
+            downloader.cancelAllDownloads()
+            for recorder in recorders { #expect(await recorder.result().error == .cancelled) }
+            await Support.waitUntil { downloader.currentDownloadCount == 0 }
+            #expect(downloader.currentDownloadCount == 0)
+            #expect(origin.requestCount(path: Support.pngPath) <= 1)
+        }
+    }
+
+    @Test("A URL requested again after a cancel downloads afresh")
+    func reRequestAfterCancel() async throws {
+        try await Support.withOrigin { origin, downloader in
+            let url = origin.url(Support.pngPath + "?delay=200")
+            let cancelled = ResultRecorder()
+            downloader.downloadImage(with: url, completion: cancelled.completion)?.cancel()
+            #expect(await cancelled.result().error == .cancelled)
+            let again = await Support.download(downloader, url)
+            #expect(again.value?.image.width ?? 0 > 0)
+            // And after a finished download, too: a new transfer, not a stale one.
+            let third = await Support.download(downloader, url)
+            #expect(third.value?.image.width ?? 0 > 0)
+            #expect(origin.requestCount(path: Support.pngPath) >= 2)
+        }
+    }
+
+    @Test("Each caller gets its own thumbnail size from one request")
+    func perCallerDecodeOptions() async throws {
+        try await Support.withOrigin { origin, downloader in
+            let url = origin.url(Support.jpegPath + "?delay=200")
+            var small = WebImageContext()
+            small.imageThumbnailPixelSize = PixelSize(width: 40, height: 40)
+            var large = WebImageContext()
+            large.imageThumbnailPixelSize = PixelSize(width: 200, height: 200)
+            let a = ResultRecorder()
+            let b = ResultRecorder()
+            let c = ResultRecorder()
+            downloader.downloadImage(with: url, context: small, completion: a.completion)
+            downloader.downloadImage(with: url, context: large, completion: b.completion)
+            downloader.downloadImage(with: url, completion: c.completion)
+            let smallImage = try #require(await a.result().value?.image)
+            let largeImage = try #require(await b.result().value?.image)
+            let fullImage = try #require(await c.result().value?.image)
+            #expect(max(smallImage.width, smallImage.height) == 40)
+            #expect(max(largeImage.width, largeImage.height) == 200)
+            #expect(fullImage.width == 800 && fullImage.height == 600)
+            #expect(origin.requestCount(path: Support.jpegPath) == 1)
+        }
+    }
+
+    @Test("Callers with identical decode options and coder share one decode")
+    func identicalOptionsDecodeOnce() async throws {
+        try await Support.withOrigin { origin, downloader in
+            let url = origin.url(Support.pngPath + "?delay=200")
+            let coder = CountingCoder()
+            var context = WebImageContext()
+            context.imageCoder = coder
+            var thumbnail = context
+            thumbnail.imageThumbnailPixelSize = PixelSize(width: 2, height: 2)
+            let recorders = (0..<4).map { _ in ResultRecorder() }
+            for (index, recorder) in recorders.enumerated() {
+                downloader.downloadImage(
+                    with: url, context: index == 3 ? thumbnail : context, completion: recorder.completion)
+            }
+            for recorder in recorders { #expect(await recorder.result().value != nil) }
+            #expect(coder.decodes == 2)
+            #expect(origin.requestCount(path: Support.pngPath) == 1)
+        }
+    }
+
+    @Test("A caller joining while the body arrives is served by the same transfer")
+    func joinMidTransfer() async throws {
+        try await Support.withOrigin { origin, downloader in
+            let url = origin.url(Support.jpegPath + "?drip=1024:20")
+            let first = ResultRecorder()
+            let late = ResultRecorder()
+            // The first body chunk (of about 14) is the moment to join: the transfer is mid-body.
+            let joined = Mutex(false)
+            let joinOnFirstBytes: ImageLoaderProgress = { received, _, _ in
+                guard received > 0 else { return }
+                let join = joined.withLock { joined in
+                    defer { joined = true }
+                    return !joined
+                }
+                if join { downloader.downloadImage(with: url, completion: late.completion) }
+            }
+            downloader.downloadImage(with: url, progress: joinOnFirstBytes, completion: first.completion)
+            #expect(await first.result().value?.image.width == 800)
+            await Support.waitUntil { joined.withLock { $0 } }
+            #expect(await late.result().value?.image.width == 800)
+            #expect(origin.requestCount(path: Support.jpegPath) == 1)
+        }
+    }
+
+    @Test("Tokens report the request, the response and the metrics")
+    func tokenMetrics() async throws {
+        try await Support.withOrigin { origin, downloader in
+            let url = origin.url(Support.pngPath + "?redirect=2")
+            let recorder = ResultRecorder()
+            let token = try #require(downloader.downloadImage(with: url, completion: recorder.completion))
+            let result = await recorder.result()
+            let size = try Support.fixtureSize("png/rgb8.png")
+            #expect(result.value?.data?.count == size)
+            #expect(token.url == url)
+            #expect(token.request?.url == url)
+            #expect(token.request?.method == "GET")
+            #expect(token.response?.statusCode == 200)
+            #expect(token.response?.url.query?.contains("redirect=0") == true)
+            let metrics = token.metrics
+            #expect(metrics.redirectCount == 2)
+            #expect(metrics.receivedBytes == size)
+            #expect(metrics.requestCount == 3)
+            let start = try #require(metrics.startDate)
+            let end = try #require(metrics.endDate)
+            #expect(start <= end)
+        }
+    }
+}

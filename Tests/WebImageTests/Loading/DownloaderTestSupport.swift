@@ -1,0 +1,130 @@
+import Foundation
+import Synchronization
+import WebImageTestOrigin
+
+@testable import WebImage
+
+/// An origin with the fixtures, a downloader of its own, and helpers to wait for results.
+enum DownloaderTestSupport {
+    /// Runs `body` with a fresh origin serving `Tests/Fixtures` and a downloader made with
+    /// `config`; both are shut down afterwards.
+    static func withOrigin<T>(
+        config: ImageDownloaderConfig = .default,
+        _ body: (TestOrigin, ImageDownloader) async throws -> T
+    ) async throws -> T {
+        let origin = try await TestOrigin.start(fixturesDirectory: Fixtures.directory)
+        let downloader = ImageDownloader(config: config)
+        do {
+            let result = try await body(origin, downloader)
+            await downloader.shutdown()
+            try await origin.shutdown()
+            return result
+        } catch {
+            await downloader.shutdown()
+            try? await origin.shutdown()
+            throw error
+        }
+    }
+
+    /// Downloads `url` and waits for the terminal result.
+    static func download(
+        _ downloader: ImageDownloader, _ url: URL?, options: ImageDownloaderOptions = [],
+        context: WebImageContext? = nil, progress: ImageLoaderProgress? = nil
+    ) async -> Result<ImageLoadResult, WebImageError> {
+        let recorder = ResultRecorder()
+        _ = downloader.downloadImage(
+            with: url, options: options, context: context, progress: progress, completion: recorder.completion)
+        return await recorder.result()
+    }
+
+    /// Polls `condition` every few milliseconds for up to 20 s (generous for a loaded machine).
+    static func waitUntil(_ condition: () -> Bool) async {
+        for _ in 0..<4_000 where !condition() {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// A small fixture that decodes to 8×8 pixels... any valid PNG fixture.
+    static let pngPath = "/fixtures/png/rgb8.png"
+    static let jpegPath = "/fixtures/jpeg/photo_800x600.jpg"
+
+    static func fixtureSize(_ relativePath: String) throws -> Int {
+        try Fixtures.data(relativePath).count
+    }
+}
+
+/// Collects one caller's callbacks: every partial result, the terminal one, and progress.
+final class ResultRecorder: Sendable {
+    private struct State {
+        var partials: [ImageLoadResult] = []
+        var terminal: Result<ImageLoadResult, WebImageError>?
+        var terminalCount = 0
+        var callsAfterTerminal = 0
+        var progress: [(received: Int, expected: Int)] = []
+        var waiters: [CheckedContinuation<Result<ImageLoadResult, WebImageError>, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    var completion: ImageLoaderCompletion {
+        { [self] result in
+            let waiters = state.withLock {
+                state -> [CheckedContinuation<Result<ImageLoadResult, WebImageError>, Never>] in
+                if state.terminal != nil {
+                    state.callsAfterTerminal += 1
+                    return []
+                }
+                if case .success(let value) = result, !value.isFinished {
+                    state.partials.append(value)
+                    return []
+                }
+                state.terminal = result
+                state.terminalCount += 1
+                defer { state.waiters = [] }
+                return state.waiters
+            }
+            for waiter in waiters { waiter.resume(returning: result) }
+        }
+    }
+
+    var progress: ImageLoaderProgress {
+        { [self] received, expected, _ in
+            state.withLock { $0.progress.append((received, expected)) }
+        }
+    }
+
+    func result() async -> Result<ImageLoadResult, WebImageError> {
+        await withCheckedContinuation { continuation in
+            let done = state.withLock { state -> Result<ImageLoadResult, WebImageError>? in
+                if let terminal = state.terminal { return terminal }
+                state.waiters.append(continuation)
+                return nil
+            }
+            if let done { continuation.resume(returning: done) }
+        }
+    }
+
+    var terminal: Result<ImageLoadResult, WebImageError>? { state.withLock { $0.terminal } }
+    var partials: [ImageLoadResult] { state.withLock { $0.partials } }
+    var progressReports: [(received: Int, expected: Int)] { state.withLock { $0.progress } }
+    var callsAfterTerminal: Int { state.withLock { $0.callsAfterTerminal } }
+    var terminalCount: Int { state.withLock { $0.terminalCount } }
+}
+
+extension Result where Failure == WebImageError {
+    /// The error, or nil on success.
+    var error: WebImageError? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+
+    var value: Success? { try? get() }
+}
+
+extension WebImageError {
+    /// The transfer failure kind, when this is one.
+    var transferKind: TransferFailure.Kind? {
+        if case .transferFailed(let failure) = self { return failure.kind }
+        return nil
+    }
+}
