@@ -1,36 +1,49 @@
 import Foundation
 import Synchronization
 
-/// What makes two loads interchangeable: the same full key, options, decode options, caches
-/// and loader. Loads whose context holds things that cannot be compared (a serializer, a
-/// coder, custom keys) or that deliver twice (``WebImageOptions/refreshCached``) are never
-/// coalesced.
+/// What makes two loads interchangeable: the same full key, options, decode and encode
+/// options, caches, loader, coder and serializer. The transformer and the key filter are
+/// compared through the full key, which names them (SDWebImage's contract: equal keys, equal
+/// results).
+///
+/// Loads are never coalesced when their context holds something whose identity cannot be
+/// compared, because sharing would silently apply one caller's choice to another: request
+/// and response modifiers, a decryptor, a response handler (it must see its own response),
+/// custom keys, a coder or serializer that is not a class instance. Nor are
+/// ``WebImageOptions/refreshCached`` loads, which deliver twice.
 struct LoadCoalescingKey: Hashable, Sendable {
     let fullKey: String
     let options: UInt
     let decodeOptions: ImageDecodeOptions
-    let objects: [ObjectIdentifier]
+    let encodeOptions: ImageEncodeOptions?
+    let objects: [ObjectIdentifier?]
     let cacheTypes: [ImageCacheType?]
 
     init?(_ load: ImageManager.PreparedLoad) {
         let context = load.context
-        guard !load.options.contains(.refreshCached), context.cacheSerializer == nil, context.imageCoder == nil,
-            context.custom.isEmpty, context.loaderCachedImage == nil,
-            let cache = Self.identity(load.cache), let loader = Self.identity(load.loader)
+        guard !load.options.contains(.refreshCached), context.custom.isEmpty, context.loaderCachedImage == nil,
+            context.downloadRequestModifier == nil, context.downloadResponseModifier == nil,
+            context.downloadDecryptor == nil, context.downloadResponseHandler == nil,
+            let cache = Self.identity(load.cache), let loader = Self.identity(load.loader),
+            let original = Self.optionalIdentity(context.originalImageCache),
+            let coder = Self.optionalIdentity(context.imageCoder),
+            let serializer = Self.optionalIdentity(context.cacheSerializer)
         else { return nil }
-        var objects = [cache, loader]
-        if let original = context.originalImageCache {
-            guard let identity = Self.identity(original) else { return nil }
-            objects.append(identity)
-        }
         fullKey = load.fullKey
         options = load.options.rawValue
         decodeOptions = ImageDecodeOptions(context: context, options: load.options, cacheKey: load.fullKey)
-        self.objects = objects
+        encodeOptions = context.imageEncodeOptions
+        objects = [cache, loader, original, coder, serializer]
         cacheTypes = [
             context.queryCacheType, context.storeCacheType, context.originalQueryCacheType,
             context.originalStoreCacheType,
         ]
+    }
+
+    /// `.some(nil)` for no value, `.some(id)` for a class instance, nil (cannot compare) otherwise.
+    private static func optionalIdentity(_ value: Any?) -> ObjectIdentifier?? {
+        guard let value else { return .some(nil) }
+        return identity(value).map { .some($0) }
     }
 
     private static func identity(_ value: Any) -> ObjectIdentifier? {
