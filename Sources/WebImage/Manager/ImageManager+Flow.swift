@@ -62,8 +62,11 @@ extension ImageManager {
             var queryContext = context
             queryContext.imageThumbnailPixelSize = nil
             queryContext.imagePreserveAspectRatio = nil
+            // A refresh needs the stored validators and bytes even on a memory hit, so it can
+            // ask the server for changes only (SDWebImage gets them from URLCache).
+            let queryOptions = options.contains(.refreshCached) ? options.union(.queryMemoryData) : options
             cached = try await query(
-                load.cache, key: load.fullKey, options: options, context: queryContext,
+                load.cache, key: load.fullKey, options: queryOptions, context: queryContext,
                 cacheType: context.queryCacheType ?? .all)
             if cached.image == nil, load.fullKey != load.originalKey,
                 let original = try await queryOriginal(load),
