@@ -14,12 +14,21 @@ extension ImageManager {
         with url: URL?, options: WebImageOptions = [], context: WebImageContext? = nil,
         progress: (@Sendable (_ receivedSize: Int, _ expectedSize: Int) -> Void)? = nil
     ) async throws(WebImageError) -> ImageManagerResult {
-        guard let url, !url.absoluteString.isEmpty else { throw .invalidURL(url?.absoluteString ?? "") }
-        let load = try prepare(url: url, options: options, context: context)
-        let operation = CombinedOperation(url: url)
-        register(operation)
-        defer { unregister(operation) }
-        let outcome = try await coalescedRun(load, operation: operation, sink: LoadSink(progress: progress))
+        let outcome: LoadOutcome
+        var key: String?
+        do throws(WebImageError) {
+            guard let url, !url.absoluteString.isEmpty else { throw .invalidURL(url?.absoluteString ?? "") }
+            let load = try prepare(url: url, options: options, context: context)
+            key = load.fullKey
+            let operation = CombinedOperation(url: url)
+            register(operation)
+            defer { unregister(operation) }
+            outcome = try await coalescedRun(load, operation: operation, sink: LoadSink(progress: progress))
+        } catch {
+            telemetry.loadEnded(url: url, key: key, outcome: .failure(error))
+            throw error
+        }
+        telemetry.loadEnded(url: url, key: key, outcome: .success(outcome))
         switch outcome {
         case .loaded(let result), .notModified(let result): return result
         }

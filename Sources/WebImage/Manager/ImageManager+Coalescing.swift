@@ -167,7 +167,11 @@ extension ImageManager {
                         continue
                     }
                     operation.link(to: shared.operation) { shared.unsubscribe(id) }
-                    if isNew { startShared(shared, key: key, load: load) }
+                    if isNew {
+                        startShared(shared, key: key, load: load)
+                    } else {
+                        telemetry.loadJoined(url: load.url, key: load.fullKey)
+                    }
                     break
                 }
             }

@@ -62,6 +62,7 @@ extension ImageManager {
         let options = load.options
         let context = load.context
         let url = load.url
+        let telemetry = self.telemetry
         return {
             guard cacheType != .none, image != nil || data != nil else { return }
             var data = data
@@ -69,9 +70,13 @@ extension ImageManager {
                 data = serializer.cacheData(for: image, originalData: originalData, url: url)
             }
             // A failed store costs a later miss, never this load's result (as SDWebImage).
-            try? await cache.store(
-                image, data: data, metadata: metadata, forKey: key, options: options, context: context,
-                cacheType: cacheType)
+            do {
+                try await cache.store(
+                    image, data: data, metadata: metadata, forKey: key, options: options, context: context,
+                    cacheType: cacheType)
+            } catch {
+                telemetry.storeFailed(key: key, error: error)
+            }
         }
     }
 

@@ -163,6 +163,7 @@ extension ImageManager {
     private func callLoader(
         _ load: PreparedLoad, context: WebImageContext, operation: CombinedOperation, sink: LoadSink
     ) async throws(WebImageError) -> ImageLoadResult {
+        telemetry.loaderStarted(url: load.url)
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<Result<ImageLoadResult, WebImageError>, Never>) in
@@ -182,6 +183,7 @@ extension ImageManager {
             operation.cancel()
         }
         operation.setLoaderOperation(nil)
+        telemetry.loaderEnded(url: load.url, result: result)
         return try result.get()
     }
 }

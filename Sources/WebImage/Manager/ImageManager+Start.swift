@@ -1,12 +1,18 @@
 import Foundation
+import Synchronization
 
 extension ImageManager {
     /// Starts a load in its own task and reports its outcome exactly once: the result, the
     /// error, or ``WebImageError/cancelled`` when the operation was cancelled first.
     func start(
         url: URL?, options: WebImageOptions, context: WebImageContext?, sink: LoadSink,
-        outcome report: @escaping @Sendable (Result<LoadOutcome, WebImageError>) -> Void
+        outcome deliver: @escaping @Sendable (Result<LoadOutcome, WebImageError>) -> Void
     ) -> CombinedOperation {
+        let key = Mutex<String?>(nil)
+        let report: @Sendable (Result<LoadOutcome, WebImageError>) -> Void = { [telemetry] outcome in
+            telemetry.loadEnded(url: url, key: key.withLock { $0 }, outcome: outcome)
+            deliver(outcome)
+        }
         let operation = CombinedOperation(url: url)
         guard let url, !url.absoluteString.isEmpty else {
             _ = operation.markFinished()
@@ -21,6 +27,7 @@ extension ImageManager {
             report(.failure(error))
             return operation
         }
+        key.withLock { $0 = load.fullKey }
         register(operation)
         // Events of a cancelled operation are dropped: nothing reaches the caller after cancel
         // but the cancellation itself.

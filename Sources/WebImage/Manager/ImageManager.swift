@@ -34,6 +34,8 @@ public final class ImageManager: Sendable {
     private static let defaults = Mutex(Defaults())
     /// Engine runs that concurrent loads share (see ``LoadCoalescingKey``).
     let sharedLoads = Mutex([LoadCoalescingKey: SharedLoad]())
+    /// Where loads are logged and counted.
+    let telemetry: ManagerTelemetry
 
     /// The manager with ``defaultImageCache`` and ``defaultImageLoader`` (the shared cache and
     /// the shared loaders manager unless you set those before first use).
@@ -58,9 +60,22 @@ public final class ImageManager: Sendable {
     }
 
     /// A manager over `cache` and `loader`.
-    public init(cache: any ImageCaching, loader: any ImageLoading) {
+    ///
+    /// Loads are logged at debug level under the `swift-web-image.manager`, `.downloader` and
+    /// `.cache` labels (URLs without user name and password) and counted through swift-metrics:
+    /// `webimage_loads_total`, `webimage_cache_hits_total` (`type` memory or disk),
+    /// `webimage_downloads_total`, `webimage_coalesced_total` and `webimage_failures_total`
+    /// (`code`, the ``WebImageError/code``). Bootstrap `LoggingSystem` and `MetricsSystem`
+    /// before creating the manager to receive them.
+    public convenience init(cache: any ImageCaching, loader: any ImageLoading) {
+        self.init(cache: cache, loader: loader, telemetry: ManagerTelemetry())
+    }
+
+    /// A manager reporting to the given loggers and metrics factory instead of the global ones.
+    init(cache: any ImageCaching, loader: any ImageLoading, telemetry: ManagerTelemetry) {
         imageCache = cache
         imageLoader = loader
+        self.telemetry = telemetry
     }
 
     /// Decides on downloads and the failed list; held weakly, as SDWebImage's.
