@@ -20,6 +20,10 @@ extension ImageManager {
             guard let url, !url.absoluteString.isEmpty else { throw .invalidURL(url?.absoluteString ?? "") }
             let load = try prepare(url: url, options: options, context: context)
             key = load.fullKey
+            if let hit = try await memoryHit(load) {
+                telemetry.loadEnded(url: url, key: key, outcome: .success(.loaded(hit)))
+                return hit
+            }
             let operation = CombinedOperation(url: url)
             register(operation)
             defer { unregister(operation) }

@@ -33,20 +33,55 @@ extension ImageManager {
     func prepare(url: URL, options: WebImageOptions, context: WebImageContext?) throws(WebImageError) -> PreparedLoad {
         var context = context ?? WebImageContext()
         var options = options
-        if context.imageTransformer == nil, let transformer { context.imageTransformer = .transformer(transformer) }
-        if context.cacheKeyFilter == nil { context.cacheKeyFilter = cacheKeyFilter }
-        if context.cacheSerializer == nil { context.cacheSerializer = cacheSerializer }
-        if let processed = optionsProcessor?.processedResult(for: url, options: options, context: context) {
+        // One lock for every setting: this runs on each load, memory hits included.
+        let settings = self.settingsSnapshot
+        if context.imageTransformer == nil, let transformer = settings.transformer {
+            context.imageTransformer = .transformer(transformer)
+        }
+        if context.cacheKeyFilter == nil { context.cacheKeyFilter = settings.cacheKeyFilter }
+        if context.cacheSerializer == nil { context.cacheSerializer = settings.cacheSerializer }
+        if let processed = settings.optionsProcessor?.processedResult(for: url, options: options, context: context) {
             options = processed.options
             context = processed.context ?? WebImageContext()
         }
         if !options.contains(.retryFailed), isFailedURL(url) {
             throw .blackListed(url.absoluteString)
         }
+        // The context now holds the manager's transformer and filter, so these keys are
+        // ``cacheKey(for:context:)``'s without taking the settings lock again.
+        let transformer: (any ImageTransforming)? =
+            switch context.imageTransformer {
+            case .transformer(let transformer): transformer
+            case .disabled, nil: nil
+            }
+        let originalKey = context.cacheKeyFilter?.cacheKey(for: url) ?? url.absoluteString
+        var fullKey = originalKey
+        if let size = context.imageThumbnailPixelSize, size.isPositive {
+            fullKey = CacheKeys.thumbnailed(
+                fullKey, size: size, preserveAspectRatio: context.imagePreserveAspectRatio ?? true)
+        }
+        if let transformer { fullKey = CacheKeys.transformed(fullKey, transformerKey: transformer.transformerKey) }
         return PreparedLoad(
             url: url, options: options, context: context, cache: context.imageCache ?? imageCache,
-            loader: context.imageLoader ?? imageLoader, transformer: effectiveTransformer(context: context),
-            originalKey: originalCacheKey(for: url, context: context), fullKey: cacheKey(for: url, context: context))
+            loader: context.imageLoader ?? imageLoader, transformer: transformer, originalKey: originalKey,
+            fullKey: fullKey)
+    }
+
+    /// The result of a plain memory hit, or nil when the load must take the full path: the
+    /// cheap case answered without a shared run, a task or an operation.
+    func memoryHit(_ load: PreparedLoad) async throws(WebImageError) -> ImageManagerResult? {
+        let options = load.options
+        let cacheType = load.context.queryCacheType ?? .all
+        guard cacheType.includesMemory,
+            options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .queryMemoryData])
+        else { return nil }
+        var context = load.context
+        context.imageThumbnailPixelSize = nil
+        context.imagePreserveAspectRatio = nil
+        let cached = try await query(
+            load.cache, key: load.fullKey, options: options, context: context, cacheType: .memory)
+        guard let image = cached.image else { return nil }
+        return ImageManagerResult(image: image, data: cached.data, cacheType: cached.cacheType, url: load.url)
     }
 
     /// The engine behind both API styles: cache, original cache, loader, transform, store.
@@ -108,7 +143,7 @@ extension ImageManager {
             && load.loader.canRequestImage(for: load.url, options: load.options, context: load.context)
     }
 
-    private func query(
+    func query(
         _ cache: any ImageCaching, key: String, options: WebImageOptions, context: WebImageContext,
         cacheType: ImageCacheType
     ) async throws(WebImageError) -> ImageCacheQueryResult {

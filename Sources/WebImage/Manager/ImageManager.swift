@@ -8,7 +8,7 @@ import Synchronization
 /// stream for progress, partial images and refreshes), and the callback API shaped like
 /// SDWebImage's, which returns a ``CombinedOperation``.
 public final class ImageManager: Sendable {
-    private struct Settings {
+    struct Settings {
         weak var delegate: (any ImageManagerDelegate)?
         var transformer: (any ImageTransforming)?
         var cacheKeyFilter: (any ImageCacheKeyFiltering)?
@@ -107,6 +107,9 @@ public final class ImageManager: Sendable {
         get { settings.withLock { $0.optionsProcessor } }
         set { settings.withLock { $0.optionsProcessor = newValue } }
     }
+
+    /// Every setting, read under one lock.
+    var settingsSnapshot: Settings { settings.withLock { $0 } }
 
     /// Whether any load has not finished yet.
     public var isRunning: Bool { running.withLock { !$0.isEmpty } }
