@@ -22,8 +22,8 @@ final class IdleActivity: Sendable {
 
 /// The idle timeouts of one downloader's running attempts, checked by a single timer task.
 ///
-/// AsyncHTTPClient's own read timeout re-arms an event-loop timer on every body chunk, which
-/// cost a download-heavy workload about a quarter of its CPU time; here an attempt only
+/// AsyncHTTPClient's own read timeout cancels and re-arms an event-loop timer on every body
+/// chunk, a visible share of a download-heavy workload's CPU time; here an attempt only
 /// stamps the time on each chunk, and one task looks at every attempt a few times a second
 /// (at most an eighth of the shortest timeout apart). The task ends when nothing is watched.
 final class IdleTimeouts: Sendable {

@@ -163,7 +163,9 @@ public final class ImageDownloader: Sendable {
     ) async throws(WebImageError) -> Data {
         let token = Mutex<ImageDownloadToken?>(nil)
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Data, WebImageError>, Never>) in
+            // The token calls exactly one of the two closures exactly once (its completion is
+            // taken out under its lock), which is what an unchecked continuation needs.
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Data, WebImageError>, Never>) in
                 let started = enqueue(
                     url, options: options, context: context, progress: nil,
                     completion: { result in
