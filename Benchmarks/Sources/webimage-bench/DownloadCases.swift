@@ -39,6 +39,28 @@ let downloadCases: [BenchCase] = [
             }
         }),
     BenchCase(
+        "download-throughput-workers",
+        summary:
+            "2,000 distinct 100 KB URLs via ImageDownloader.downloadData, called by 6 workers as the peer does, vs raw AsyncHTTPClient, 6 workers",
+        setup: { context in
+            let origin = try DownloadBench.origin(context)
+            var config = ImageDownloaderConfig()
+            config.maxConcurrentDownloads = DownloadBench.concurrency
+            let downloader = ImageDownloader(config: config)
+            return {
+                let total = try DownloadBench.workers(origin) { try await downloader.downloadData(with: $0).count }
+                return try DownloadBench.output(total, origin)
+            }
+        },
+        swiftPeer: { context in
+            let origin = try DownloadBench.origin(context)
+            let client = DownloadBench.peerClient()
+            return {
+                let total = try DownloadBench.peerRun(origin, client) { $0.readableBytes }
+                return try DownloadBench.output(total, origin)
+            }
+        }),
+    BenchCase(
         "download-decode-throughput",
         summary:
             "2,000 distinct 100 KB JPEG URLs via ImageDownloader.loadImage (download + decode, 6 concurrent) vs raw AsyncHTTPClient + ImageCodersManager.shared.decode, 6 workers",
@@ -105,6 +127,16 @@ enum DownloadBench {
     static func peerRun(
         _ origin: Origin, _ client: HTTPClient, consume: @escaping @Sendable (ByteBuffer) throws -> Int
     ) throws -> Int {
+        try workers(origin) { url in
+            let request = HTTPClientRequest(url: url.absoluteString)
+            let response = try await client.execute(request, timeout: .seconds(30))
+            guard response.status == .ok else { throw BenchError("status \(response.status)") }
+            return try consume(try await response.body.collect(upTo: 16 << 20))
+        }
+    }
+
+    /// Six workers take the next URL until none is left and sum what `fetch` returns.
+    static func workers(_ origin: Origin, fetch: @escaping @Sendable (URL) async throws -> Int) throws -> Int {
         try CacheBench.wait {
             let next = NextIndex()
             return try await withThrowingTaskGroup(of: Int.self) { group in
@@ -114,10 +146,7 @@ enum DownloadBench {
                         while true {
                             let index = next.take()
                             guard index < origin.urls.count else { return total }
-                            let request = HTTPClientRequest(url: origin.urls[index].absoluteString)
-                            let response = try await client.execute(request, timeout: .seconds(30))
-                            guard response.status == .ok else { throw BenchError("status \(response.status)") }
-                            total += try consume(try await response.body.collect(upTo: 16 << 20))
+                            total += try await fetch(origin.urls[index])
                         }
                     }
                 }

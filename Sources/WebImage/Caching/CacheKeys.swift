@@ -35,13 +35,14 @@ public enum CacheKeys {
     /// The scale SDWebImage reads from a key: `@2x.`/`@3x.` (and `%402x.`/`%403x.` in http keys)
     /// give 2 or 3; keys shorter than 8 characters and all others give 1.
     public static func scaleFactor(forKey key: String) -> Double {
+        let bytes = key.utf8
         guard key.count >= 8 else { return 1 }
-        if key.contains("@2x.") { return 2 }
-        if key.contains("@3x.") { return 3 }
-        let lower = key.lowercased()
-        if lower.hasPrefix("http") {
-            if lower.contains("%402x.") { return 2 }
-            if lower.contains("%403x.") { return 3 }
+        // Byte scans: this runs for every request, and Foundation's `contains` goes through NSString.
+        if bytes.containsASCII("@2x.") { return 2 }
+        if bytes.containsASCII("@3x.") { return 3 }
+        if bytes.startsWithASCIICaseInsensitive("http") {
+            if bytes.containsASCII("%402x.", caseInsensitive: true) { return 2 }
+            if bytes.containsASCII("%403x.", caseInsensitive: true) { return 3 }
         }
         return 1
     }
@@ -53,5 +54,33 @@ public enum CacheKeys {
             return url.pathExtension
         }
         return (key as NSString).pathExtension
+    }
+}
+
+extension String.UTF8View {
+    /// Whether `needle` (ASCII) occurs, optionally ignoring ASCII case.
+    fileprivate func containsASCII(_ needle: StaticString, caseInsensitive: Bool = false) -> Bool {
+        let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+        guard let first = pattern.first else { return true }
+        let fold: (UInt8) -> UInt8 = { caseInsensitive && $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        var index = startIndex
+        while index != endIndex {
+            if fold(self[index]) == fold(first) {
+                var probe = self.index(after: index)
+                var matched = 1
+                while matched < pattern.count, probe != endIndex, fold(self[probe]) == fold(pattern[matched]) {
+                    matched += 1
+                    probe = self.index(after: probe)
+                }
+                if matched == pattern.count { return true }
+            }
+            index = self.index(after: index)
+        }
+        return false
+    }
+
+    fileprivate func startsWithASCIICaseInsensitive(_ prefix: StaticString) -> Bool {
+        let pattern = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        return self.count >= pattern.count && zip(self, pattern).allSatisfy { $0 | 0x20 == $1 | 0x20 }
     }
 }

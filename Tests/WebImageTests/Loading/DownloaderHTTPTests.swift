@@ -61,6 +61,58 @@ struct DownloaderHTTPTests {
         }
     }
 
+    @Test(
+        "The download timeout is an idle timeout: a body dripping for longer than it, but never pausing that long, arrives"
+    )
+    func slowButSteadyBodyArrives() async throws {
+        try await Support.withOrigin(config: shortTimeout(0.6)) { origin, downloader in
+            let size = try Support.fixtureSize("jpeg/photo_800x600.jpg")
+            // Eight chunks 200 ms apart: about 1.4 s in all, never more than 200 ms idle.
+            let url = origin.url(Support.jpegPath + "?drip=\(size / 8 + 1):200")
+            let started = Date()
+            let result = await Support.download(downloader, url)
+            #expect(result.value?.data?.count == size)
+            #expect(Date().timeIntervalSince(started) > 0.6)
+        }
+    }
+
+    @Test("A body that pauses longer than the timeout mid-way fails with timedOut")
+    func pauseMidBodyTimesOut() async throws {
+        try await Support.withOrigin(config: shortTimeout(0.3)) { origin, downloader in
+            let size = try Support.fixtureSize("jpeg/photo_800x600.jpg")
+            let url = origin.url(Support.jpegPath + "?drip=\(size / 2):1500")
+            let error = try #require(await Support.download(downloader, url).error)
+            #expect(error.transferKind == .timedOut)
+            #expect(downloader.currentDownloadCount == 0)
+        }
+    }
+
+    @Test("With a retry policy, every timed-out attempt is retried, then the timeout is reported")
+    func timeoutsAreRetried() async throws {
+        var config = shortTimeout(0.3)
+        config.retryPolicy = ImageDownloadRetryPolicy(maxAttempts: 3, baseDelay: 0.01, jitter: 0)
+        try await Support.withOrigin(config: config) { origin, downloader in
+            let url = origin.url(Support.pngPath + "?stall=1")
+            let error = try #require(await Support.download(downloader, url).error)
+            #expect(error.transferKind == .timedOut)
+            #expect(origin.requestCount(path: Support.pngPath) == 3)
+        }
+    }
+
+    @Test("Cancelling the only caller of a stalled download ends it with cancelled, not timedOut")
+    func cancelDuringStallIsCancelled() async throws {
+        try await Support.withOrigin(config: shortTimeout(5)) { origin, downloader in
+            let recorder = ResultRecorder()
+            let token = downloader.downloadImage(
+                with: origin.url(Support.pngPath + "?stall=1"), completion: recorder.completion)
+            await Support.waitUntil { origin.requestCount(path: Support.pngPath) == 1 }
+            token?.cancel()
+            #expect(await recorder.result().error == .cancelled)
+            await Support.waitUntil { downloader.currentDownloadCount == 0 }
+            #expect(downloader.currentDownloadCount == 0)
+        }
+    }
+
     @Test("A connection reset mid-body fails with connectionLost; not blocked")
     func resetMidBody() async throws {
         try await Support.withOrigin { origin, downloader in

@@ -86,6 +86,32 @@ struct DownloaderQueueTests {
         }
     }
 
+    @Test("Downloads run one after another in one slot; cancelling the running one leaves the queued ones untouched")
+    func cancellingOneOfASerialRunLeavesTheRest() async throws {
+        try await Support.withOrigin(config: serialConfig()) { origin, downloader in
+            let path = Support.pngPath
+            var recorders: [ResultRecorder] = []
+            var tokens: [ImageDownloadToken?] = []
+            for index in 0..<8 {
+                let recorder = ResultRecorder()
+                // The fourth stalls until cancelled; the others arrive after a short delay.
+                let fault = index == 3 ? "stall=1" : "delay=10"
+                tokens.append(
+                    downloader.downloadImage(
+                        with: origin.url("\(path)?id=\(index)&\(fault)"), completion: recorder.completion))
+                recorders.append(recorder)
+            }
+            for recorder in recorders[0..<3] { #expect(await recorder.result().value != nil) }
+            await Support.waitUntil { arrivalOrder(origin, path).count == 4 }
+            tokens[3]?.cancel()
+            #expect(await recorders[3].result().error == .cancelled)
+            for recorder in recorders[4...] { #expect(await recorder.result().value != nil) }
+            #expect(arrivalOrder(origin, path) == (0..<8).map(String.init))
+            await Support.waitUntil { downloader.currentDownloadCount == 0 }
+            #expect(downloader.currentDownloadCount == 0)
+        }
+    }
+
     @Test("At most maxConcurrentDownloads run at once (3N delayed requests, N in flight)")
     func maxConcurrentRespected() async throws {
         var config = ImageDownloaderConfig()

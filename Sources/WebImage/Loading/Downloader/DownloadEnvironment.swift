@@ -1,8 +1,9 @@
 import AsyncHTTPClient
 import Foundation
 
-/// What a transfer needs from its downloader, captured when it leaves the queue.
-struct DownloadEnvironment: Sendable {
+/// What a transfer needs from its downloader, captured when it leaves the queue. A class:
+/// transfers pass it around a lot, and one reference is cheaper to copy than nine.
+final class DownloadEnvironment: Sendable {
     let client: HTTPClient
     let config: ImageDownloaderConfig
     let headers: ImageDownloadHeaders
@@ -12,6 +13,25 @@ struct DownloadEnvironment: Sendable {
     let decryptor: (any ImageDownloadDecrypting)?
     let cookieStore: ImageDownloadCookieStore
     let events: DownloadEventBroadcaster
+    let idleTimeouts: IdleTimeouts
+
+    init(
+        client: HTTPClient, config: ImageDownloaderConfig, headers: ImageDownloadHeaders,
+        headersFilter: ImageDownloadHeadersFilter?, requestModifier: (any ImageDownloadRequestModifying)?,
+        responseModifier: (any ImageDownloadResponseModifying)?, decryptor: (any ImageDownloadDecrypting)?,
+        cookieStore: ImageDownloadCookieStore, events: DownloadEventBroadcaster, idleTimeouts: IdleTimeouts
+    ) {
+        self.client = client
+        self.config = config
+        self.headers = headers
+        self.headersFilter = headersFilter
+        self.requestModifier = requestModifier
+        self.responseModifier = responseModifier
+        self.decryptor = decryptor
+        self.cookieStore = cookieStore
+        self.events = events
+        self.idleTimeouts = idleTimeouts
+    }
 }
 
 /// The body of a successful exchange and the response it came with.
@@ -24,4 +44,6 @@ struct DownloadedBody: Sendable {
 struct AttemptFailure: Error {
     var error: WebImageError
     var retryAfter: String?
+    /// The downloader's idle timeout interrupted the attempt (by cancelling its task).
+    var isIdleTimeout = false
 }

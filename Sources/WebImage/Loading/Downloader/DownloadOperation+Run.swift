@@ -5,7 +5,9 @@ extension DownloadOperation {
     func run(_ environment: DownloadEnvironment) async {
         updateSnapshot { $0.metrics.startDate = Date() }
         environment.events.emit(.start(url: url))
-        for token in tokens { token.reportProgress(received: 0, expected: -1, interval: 0) }
+        if isProgressObserved {
+            for token in tokens { token.reportProgress(received: 0, expected: -1, interval: 0) }
+        }
         let outcome: Result<DownloadedBody, WebImageError>
         do throws(WebImageError) {
             let request = try await makeRequest(environment)
@@ -13,7 +15,8 @@ extension DownloadOperation {
             outcome = .success(
                 try await HTTPTransfer(operation: self, environment: environment, request: request).run())
         } catch {
-            outcome = .failure(Task.isCancelled ? .cancelled : error)
+            // An idle timeout cancels the task to interrupt the transfer; it stays a timeout.
+            outcome = .failure(Task.isCancelled && !Self.isTimeout(error) ? .cancelled : error)
         }
         updateSnapshot { $0.metrics.endDate = Date() }
         environment.events.emit(.stop(url: url))
@@ -62,9 +65,7 @@ extension DownloadOperation {
         if options.contains(.ignoreCachedResponse), let cached = context?.loaderCachedData, cached == data {
             return fail(.cacheNotModified)
         }
-        var fields: [String: String] = [:]
-        for (name, value) in body.response.headers.fields { fields[name] = value }
-        let metadata = DiskCacheMetadata(httpHeaders: fields)
+        var metadata: DiskCacheMetadata?
         var decoded: [(options: ImageDecodeOptions, coder: ObjectIdentifier, result: Result<Image, WebImageError>)] = []
         var served = Set<ObjectIdentifier>()
         while let pending = unservedTokensOrClose(served: served) {
@@ -88,16 +89,30 @@ extension DownloadOperation {
                     }
                     if let coderID { decoded.append((token.decodeOptions, coderID, result)) }
                 }
+                let headers = metadata ?? Self.metadata(of: body.response)
+                metadata = headers
                 token.deliver(
-                    result.map { ImageLoadResult(image: $0, data: data, metadata: metadata, isFinished: true) })
+                    result.map { ImageLoadResult(image: $0, data: data, metadata: headers, isFinished: true) })
             }
         }
+    }
+
+    /// What a cache keeps of the response's headers; only image callers need it.
+    private static func metadata(of response: ImageDownloadResponse) -> DiskCacheMetadata {
+        var fields: [String: String] = [:]
+        for (name, value) in response.headers.fields { fields[name] = value }
+        return DiskCacheMetadata(httpHeaders: fields)
     }
 
     /// Ends every caller with `error`. The operation closes first: a caller arriving now gets a
     /// fresh transfer rather than a failure it never waited for.
     private func fail(_ error: WebImageError) {
         for token in closeAndTakeTokens() { token.deliver(.failure(error)) }
+    }
+
+    private static func isTimeout(_ error: WebImageError) -> Bool {
+        if case .transferFailed(let failure) = error { return failure.kind == .timedOut }
+        return false
     }
 
     /// Coders that are classes can share a decode; value-type coders might differ, so never do.

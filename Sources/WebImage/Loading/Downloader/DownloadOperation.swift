@@ -29,11 +29,18 @@ final class DownloadOperation: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Whether any caller ever gave a progress block: without one, receiving a chunk skips
+    /// the per-caller progress pass.
+    private let progressObserved = Atomic<Bool>(false)
     /// The URL the callers asked for (the coalescing key).
     let url: URL
     /// The first caller's options and context shape the request (as in SDWebImage).
     let options: ImageDownloaderOptions
     let context: WebImageContext?
+    /// The priority of the task that runs the transfer: high and low downloads get those; a
+    /// normal one inherits its first caller's, as an unstructured task would (so a busy caller
+    /// and its downloads share one pool of threads).
+    let taskPriority: TaskPriority
     /// Told when the last caller leaves before the transfer started.
     private let onCancelWhileQueued: @Sendable (DownloadOperation) -> Void
 
@@ -44,6 +51,7 @@ final class DownloadOperation: Sendable {
         self.url = url
         self.options = options
         self.context = context
+        taskPriority = options.queuePriority == .normal ? Task.currentPriority : options.queuePriority.taskPriority
         self.onCancelWhileQueued = onCancelWhileQueued
     }
 
@@ -52,9 +60,13 @@ final class DownloadOperation: Sendable {
         state.withLock { state in
             guard state.phase != .closed else { return false }
             state.tokens.append(token)
+            if token.reportsProgress { progressObserved.store(true, ordering: .relaxed) }
             return true
         }
     }
+
+    /// Whether progress reports can reach anyone.
+    var isProgressObserved: Bool { progressObserved.load(ordering: .relaxed) }
 
     /// Removes a cancelled caller; the last one out stops the transfer.
     func remove(_ token: ImageDownloadToken) {
@@ -68,6 +80,12 @@ final class DownloadOperation: Sendable {
         }
         task?.cancel()
         if wasQueued { onCancelWhileQueued(self) }
+    }
+
+    /// Cancels the running transfer's task without ending any caller: the idle timeout's way
+    /// to interrupt it (the transfer then ends every caller with the timeout).
+    func interruptTransfer() {
+        state.withLock { $0.task }?.cancel()
     }
 
     /// Cancels every caller (each gets ``WebImageError/cancelled``), which stops the transfer.
@@ -84,19 +102,15 @@ final class DownloadOperation: Sendable {
         state.withLock { body(&$0.snapshot) }
     }
 
-    /// Starts the transfer unless every caller left; `onFinish` runs once either way, when
-    /// the operation is done with its slot.
-    func start(_ environment: DownloadEnvironment, onFinish: @escaping @Sendable () -> Void) {
-        let started = state.withLock { state in
+    /// Marks the transfer as running in `task` (which cancelling the last caller cancels);
+    /// false if every caller left while it was queued.
+    func begin(in task: Task<Void, Never>) -> Bool {
+        state.withLock { state in
             guard state.phase == .queued else { return false }
             state.phase = .running
-            state.task = Task.detached(priority: options.queuePriority.taskPriority) {
-                await self.run(environment)
-                onFinish()
-            }
+            state.task = task
             return true
         }
-        if !started { onFinish() }
     }
 
     /// Closes the operation and returns the callers still attached.

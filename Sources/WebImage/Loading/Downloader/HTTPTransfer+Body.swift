@@ -126,6 +126,7 @@ struct BodyReceiver {
     }
 
     func reportProgress() {
+        guard operation.isProgressObserved else { return }
         for token in operation.tokens {
             token.reportProgress(received: data.count, expected: expected, interval: progressInterval)
         }
@@ -133,6 +134,7 @@ struct BodyReceiver {
 
     /// The last report carries every byte; with an unknown length it says so (expected = received).
     func reportFinalProgress() {
+        guard operation.isProgressObserved else { return }
         for token in operation.tokens {
             token.reportProgress(received: data.count, expected: expected < 0 ? data.count : expected, interval: 0)
         }

@@ -22,7 +22,9 @@ struct HTTPTransfer: Sendable {
             do {
                 return try await attemptOnce()
             } catch {
-                if Task.isCancelled { throw .cancelled }
+                // Our own idle timeout interrupts the attempt by cancelling it: that is not the
+                // caller's cancel.
+                if Task.isCancelled, !error.isIdleTimeout { throw .cancelled }
                 guard
                     let delay = config.retryPolicy.retryDelay(
                         afterAttempt: attempt, error: error.error, retryAfter: error.retryAfter, now: Date(),
@@ -43,25 +45,42 @@ struct HTTPTransfer: Sendable {
         let clientTimeout = config.effectiveTimeout
         let timeout =
             request.timeout.isFinite && request.timeout > 0 ? min(request.timeout, clientTimeout) : clientTimeout
+        let activity = IdleActivity()
         do {
-            // The client's read timeout covers the common case; only a shorter per-request
-            // timeout needs a watchdog of its own.
-            if timeout < clientTimeout {
-                return try await IdleWatchdog.run(timeout: timeout, url: request.url) { activity in
+            if config.retryPolicy.maxAttempts > 1 {
+                // A timed-out attempt may be followed by another: it runs in a task of its
+                // own, so interrupting it leaves the download's task free to retry.
+                let attempt = Task { [self] () async throws -> DownloadedBody in
                     try await exchange(activity: activity)
                 }
+                let id = environment.idleTimeouts.watch(activity, timeout: timeout) { attempt.cancel() }
+                defer { environment.idleTimeouts.unwatch(id) }
+                return try await withTaskCancellationHandler {
+                    try await attempt.value
+                } onCancel: {
+                    attempt.cancel()
+                }
             }
-            return try await exchange(activity: nil)
+            let operation = operation
+            let id = environment.idleTimeouts.watch(activity, timeout: timeout) { operation.interruptTransfer() }
+            defer { environment.idleTimeouts.unwatch(id) }
+            return try await exchange(activity: activity)
         } catch let failure as AttemptFailure {
+            if activity.timedOut { throw AttemptFailure(error: timedOut(after: timeout), isIdleTimeout: true) }
             throw failure
         } catch {
+            if activity.timedOut { throw AttemptFailure(error: timedOut(after: timeout), isIdleTimeout: true) }
             if Task.isCancelled { throw AttemptFailure(error: .cancelled) }
             throw AttemptFailure(error: HTTPErrorMapping.webImageError(error, url: request.url))
         }
     }
 
+    private func timedOut(after timeout: TimeInterval) -> WebImageError {
+        .transferFailed(TransferFailure(.timedOut, "\(request.url.absoluteString): no data for \(timeout) s"))
+    }
+
     /// Sends the request, following redirects and one basic-auth challenge, and receives the body.
-    private func exchange(activity: IdleActivity?) async throws -> DownloadedBody {
+    private func exchange(activity: IdleActivity) async throws -> DownloadedBody {
         var url = request.url
         var method = request.method.uppercased()
         var body = request.body
@@ -76,7 +95,7 @@ struct HTTPTransfer: Sendable {
                 url: url, method: method, headers: headers, body: body, sendsCredentials: sendsCredentials)
             operation.updateSnapshot { $0.metrics.requestCount += 1 }
             let response = try await environment.client.execute(outgoing, deadline: .distantFuture)
-            activity?.touch()
+            activity.touch()
             if options.contains(.handleCookies) {
                 let lines = response.headers["Set-Cookie"]
                 if !lines.isEmpty { environment.cookieStore.store(setCookieHeaders: lines, for: url) }

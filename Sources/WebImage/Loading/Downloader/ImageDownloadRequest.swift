@@ -50,9 +50,10 @@ public struct ImageDownloadResponse: Sendable {
         return trimmed.isEmpty ? nil : trimmed
     }
 
-    /// The declared `Content-Length`, or -1 when absent or malformed.
+    /// The declared `Content-Length`, or -1 when absent or malformed (header values arrive
+    /// trimmed, see ``ImageDownloadHeaders``).
     public var expectedContentLength: Int {
-        guard let value = headers["Content-Length"], let length = Int(value.trimmingCharacters(in: .whitespaces)),
+        guard let value = headers["Content-Length"], let length = Int(value),
             length >= 0
         else { return -1 }
         return length

@@ -29,6 +29,9 @@ public final class ImageDownloadToken: ImageLoadingOperation {
     /// For ``ImageDownloader/downloadData(with:options:context:)``: gets the bytes instead of an
     /// image; failures still go to the completion.
     let dataSink: (@Sendable (Data) -> Void)?
+    /// Whether the caller gave a progress block (fixed at creation; the block itself goes
+    /// away once the caller finished).
+    let reportsProgress: Bool
 
     /// The URL the caller asked for.
     public let url: URL
@@ -44,6 +47,7 @@ public final class ImageDownloadToken: ImageLoadingOperation {
         self.decodeOptions = decodeOptions
         self.coder = coder
         self.responseHandler = responseHandler
+        reportsProgress = progress != nil
         state = Mutex(State(completion: completion, progress: progress))
     }
 

@@ -36,6 +36,7 @@ public final class ImageDownloader: Sendable {
     private let client: HTTPClient
     private let isShared: Bool
     private let broadcaster = DownloadEventBroadcaster()
+    private let idleTimeouts = IdleTimeouts()
 
     /// A downloader with its own HTTP client. Call ``shutdown()`` when done with it.
     public convenience init(config: ImageDownloaderConfig = .default) {
@@ -60,7 +61,8 @@ public final class ImageDownloader: Sendable {
         // Redirects are followed here, to count them, apply cookies per hop and drop credentials.
         configuration.redirectConfiguration = .disallow
         let timeout = TimeAmount.nanoseconds(Int64(config.effectiveTimeout * 1_000_000_000))
-        configuration.timeout = .init(connect: timeout, read: timeout)
+        // No read timeout: AsyncHTTPClient re-arms it on every chunk; ``IdleTimeouts`` does the job.
+        configuration.timeout = .init(connect: timeout, read: nil)
         // Our queue bounds concurrency; the pool must never be the bottleneck.
         configuration.connectionPool = .init(
             idleTimeout: .seconds(60),
@@ -161,7 +163,9 @@ public final class ImageDownloader: Sendable {
     ) async throws(WebImageError) -> Data {
         let token = Mutex<ImageDownloadToken?>(nil)
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Data, WebImageError>, Never>) in
+            // The token calls exactly one of the two closures exactly once (its completion is
+            // taken out under its lock), which is what an unchecked continuation needs.
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Data, WebImageError>, Never>) in
                 let started = enqueue(
                     url, options: options, context: context, progress: nil,
                     completion: { result in
@@ -203,10 +207,13 @@ public final class ImageDownloader: Sendable {
         _ url: URL, options: ImageDownloaderOptions, context: WebImageContext?, progress: ImageLoaderProgress?,
         completion: @escaping ImageLoaderCompletion, dataSink: (@Sendable (Data) -> Void)? = nil
     ) -> ImageDownloadToken {
-        let decodeOptions = ImageDecodeOptions(
-            context: context, options: options.decodingOptions, cacheKey: url.absoluteString)
-        let coder: any ImageCoding = context?.imageCoder ?? ImageCodersManager.shared
         let key = url.absoluteString
+        // Callers that want only the bytes never decode: skip working out how.
+        let decodeOptions =
+            dataSink == nil
+            ? ImageDecodeOptions(context: context, options: options.decodingOptions, cacheKey: key)
+            : ImageDecodeOptions()
+        let coder: any ImageCoding = context?.imageCoder ?? ImageCodersManager.shared
         let (token, refused) = state.withLock { state -> (ImageDownloadToken, Bool) in
             func makeToken(_ operation: DownloadOperation?) -> ImageDownloadToken {
                 ImageDownloadToken(
@@ -255,8 +262,20 @@ public final class ImageDownloader: Sendable {
             return (started, started.isEmpty ? nil : makeEnvironment(state))
         }
         guard let environment else { return }
-        for operation in started {
-            operation.start(environment) { [weak self] in self?.ended(operation) }
+        for operation in started { launchRunner(operation, environment) }
+    }
+
+    /// Runs `first`, then — while the queue has more of the same priority and nobody
+    /// cancelled the task — the next ones in the same task: a busy downloader creates and
+    /// schedules a task per slot, not per download.
+    private func launchRunner(_ first: DownloadOperation, _ environment: DownloadEnvironment) {
+        let priority = first.options.queuePriority
+        TransferRunner.start(priority: first.taskPriority) { [weak self] task in
+            var next: (DownloadOperation, DownloadEnvironment)? = (first, environment)
+            while let (operation, environment) = next {
+                if operation.begin(in: task) { await operation.run(environment) }
+                next = self?.finished(operation, takingNextOf: Task.isCancelled ? nil : priority)
+            }
         }
     }
 
@@ -264,17 +283,29 @@ public final class ImageDownloader: Sendable {
         DownloadEnvironment(
             client: client, config: config, headers: state.headers, headersFilter: state.headersFilter,
             requestModifier: state.requestModifier, responseModifier: state.responseModifier,
-            decryptor: state.decryptor, cookieStore: cookieStore, events: broadcaster)
+            decryptor: state.decryptor, cookieStore: cookieStore, events: broadcaster,
+            idleTimeouts: idleTimeouts)
     }
 
-    /// A started operation is done with its slot.
-    private func ended(_ operation: DownloadOperation) {
-        state.withLock { state in
+    /// A started operation is done with its slot. With `priority`, the best queued download
+    /// takes the slot over if it has that priority and is returned, for the same task to run.
+    private func finished(
+        _ operation: DownloadOperation, takingNextOf priority: DownloadPriority?
+    ) -> (DownloadOperation, DownloadEnvironment)? {
+        let next = state.withLock { state -> (DownloadOperation, DownloadEnvironment)? in
             state.running -= 1
             let key = operation.url.absoluteString
             if state.operations[key] === operation { state.operations[key] = nil }
+            guard let priority, !state.suspended, state.running < state.maxConcurrent,
+                let next = state.pending.popNext(lifo: config.executionOrder == .lifo, ifPriority: priority)
+            else { return nil }
+            state.running += 1
+            return (next, makeEnvironment(state))
         }
+        // Slots that are still free (or this one, when the next download wants another
+        // priority) go to new tasks.
         startQueued()
+        return next
     }
 
     /// Every caller of a queued operation left before it started.

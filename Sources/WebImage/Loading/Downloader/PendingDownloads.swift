@@ -46,8 +46,13 @@ struct PendingDownloads {
 
     /// The next operation to start: the highest priority first; within it the oldest (FIFO)
     /// or the newest (LIFO).
-    mutating func popNext(lifo: Bool) -> DownloadOperation? {
+    mutating func popNext(lifo: Bool, ifPriority wanted: DownloadPriority? = nil) -> DownloadOperation? {
         for priority in [DownloadPriority.high, .normal, .low] {
+            if let wanted, priority != wanted {
+                // Only when nothing better waits: a higher bucket with live entries wins.
+                if priority > wanted, hasLiveEntry(priority.rawValue) { return nil }
+                continue
+            }
             let index = priority.rawValue
             while heads[index] < buckets[index].count {
                 let entry: Entry
@@ -66,6 +71,14 @@ struct PendingDownloads {
             }
         }
         return nil
+    }
+
+    /// Whether a bucket holds an entry that is still current.
+    private func hasLiveEntry(_ index: Int) -> Bool {
+        guard heads[index] < buckets[index].count else { return false }
+        return buckets[index][heads[index]...].contains {
+            tickets[ObjectIdentifier($0.operation)]?.id == $0.ticket
+        }
     }
 
     /// Drops consumed entries once they are the larger part of a bucket.

@@ -101,13 +101,24 @@ public struct ImageDownloadHeaders: Sendable, Equatable, Sequence, ExpressibleBy
         guard !name.isEmpty, name.utf8.allSatisfy(isTokenByte) else {
             throw .invalidArgument("\(String(name.prefix(100)).debugDescription) is not a valid HTTP header name")
         }
-        let trimmed = value.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+        let trimmed = trimmingSpacesAndTabs(value)
         guard !trimmed.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else {
             throw .invalidArgument(
                 "the value of HTTP header '\(name)' contains a control character such as CR or LF: "
                     + String(value.prefix(100)).debugDescription)
         }
         return (name, trimmed)
+    }
+
+    /// `value` without leading and trailing spaces and tabs (a byte scan: this runs for every
+    /// field of every response).
+    private static func trimmingSpacesAndTabs(_ value: String) -> String {
+        let bytes = value.utf8
+        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        guard let first = bytes.first, let last = bytes.last, isBlank(first) || isBlank(last) else { return value }
+        guard let start = bytes.firstIndex(where: { !isBlank($0) }), let end = bytes.lastIndex(where: { !isBlank($0) })
+        else { return "" }
+        return String(value[start...end])
     }
 
     /// RFC 9110 5.6.2 `tchar`.

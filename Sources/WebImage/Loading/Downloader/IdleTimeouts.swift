@@ -1,0 +1,89 @@
+import Foundation
+import Synchronization
+
+/// The last moment bytes moved in one attempt, and whether its idle timeout fired.
+final class IdleActivity: Sendable {
+    private let last = Atomic<UInt64>(DispatchTime.now().uptimeNanoseconds)
+    private let expired = Atomic<Bool>(false)
+
+    func touch() { last.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed) }
+
+    var idleNanoseconds: UInt64 {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let then = last.load(ordering: .relaxed)
+        return now > then ? now - then : 0
+    }
+
+    /// Whether the timeout fired (the attempt was interrupted because of it).
+    var timedOut: Bool { expired.load(ordering: .acquiring) }
+
+    fileprivate func markTimedOut() { expired.store(true, ordering: .releasing) }
+}
+
+/// The idle timeouts of one downloader's running attempts, checked by a single timer task.
+///
+/// AsyncHTTPClient's own read timeout cancels and re-arms an event-loop timer on every body
+/// chunk, a visible share of a download-heavy workload's CPU time; here an attempt only
+/// stamps the time on each chunk, and one task looks at every attempt a few times a second
+/// (at most an eighth of the shortest timeout apart). The task ends when nothing is watched.
+final class IdleTimeouts: Sendable {
+    private struct Watch {
+        let activity: IdleActivity
+        let limit: UInt64
+        let onTimeout: @Sendable () -> Void
+    }
+
+    private struct State {
+        var watches: [Int: Watch] = [:]
+        var nextID = 0
+        var monitorRunning = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Starts watching an attempt; `onTimeout` runs once if `activity` sees nothing for
+    /// `timeout` seconds before ``unwatch(_:)``.
+    func watch(_ activity: IdleActivity, timeout: TimeInterval, onTimeout: @escaping @Sendable () -> Void) -> Int {
+        let limit = UInt64(max(timeout, 0.001) * 1_000_000_000)
+        let (id, startMonitor) = state.withLock { state -> (Int, Bool) in
+            state.nextID += 1
+            state.watches[state.nextID] = Watch(activity: activity, limit: limit, onTimeout: onTimeout)
+            defer { state.monitorRunning = true }
+            return (state.nextID, !state.monitorRunning)
+        }
+        if startMonitor { Task.detached(priority: .high) { [self] in await monitor() } }
+        return id
+    }
+
+    func unwatch(_ id: Int) {
+        _ = state.withLock { $0.watches.removeValue(forKey: id) }
+    }
+
+    private func monitor() async {
+        while true {
+            let (expired, period) = state.withLock { state -> ([Watch], UInt64?) in
+                var expired: [Watch] = []
+                var shortest = UInt64.max
+                for (id, watch) in state.watches {
+                    if watch.activity.idleNanoseconds >= watch.limit {
+                        expired.append(watch)
+                        state.watches[id] = nil
+                    } else {
+                        shortest = min(shortest, watch.limit)
+                    }
+                }
+                guard !state.watches.isEmpty else {
+                    state.monitorRunning = false
+                    return (expired, nil)
+                }
+                return (expired, min(max(shortest / 8, 2_000_000), 250_000_000))
+            }
+            for watch in expired {
+                watch.activity.markTimedOut()
+                watch.onTimeout()
+            }
+            guard let period else { return }
+            try? await Task.sleep(nanoseconds: period)
+        }
+    }
+}
