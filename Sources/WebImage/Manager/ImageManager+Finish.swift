@@ -18,7 +18,7 @@ extension ImageManager {
                 original, with: transformer, key: load.originalKey, animated: options.contains(.transformAnimatedImage))
         }
         let derived = image.isTransformed || image.isThumbnail
-        var stores: [@Sendable () async -> Void] = []
+        var stores: [@Sendable (_ part: ImageCacheType) async -> Void] = []
         if load.fullKey != load.originalKey {
             stores.append(originalStore(load, image: original, data: data, metadata: metadata, cacheType: cacheType))
         }
@@ -31,10 +31,14 @@ extension ImageManager {
                     originalData: passedData, metadata: metadata, cacheType: storeType))
         }
         if options.contains(.waitStoreCache) {
-            for store in stores { await store() }
+            for store in stores { await store(.all) }
         } else if !stores.isEmpty {
+            // Memory now, as SDWebImage: a load that starts once this one has ended must hit
+            // it rather than download again. The disk (encoding, serializer, write) follows
+            // off this load.
+            for store in stores { await store(.memory) }
             Task.detached(priority: .utility) {
-                for store in stores { await store() }
+                for store in stores { await store(.disk) }
             }
         }
         return ImageManagerResult(image: image, data: derived ? nil : data, cacheType: cacheType, url: load.url)
@@ -44,7 +48,7 @@ extension ImageManager {
     /// minus the disk if it came from there. A thumbnail is not the original: only its data is kept.
     private func originalStore(
         _ load: PreparedLoad, image: Image, data: Data?, metadata: DiskCacheMetadata?, cacheType: ImageCacheType
-    ) -> @Sendable () async -> Void {
+    ) -> @Sendable (_ part: ImageCacheType) async -> Void {
         var storeType = load.context.originalStoreCacheType ?? .disk
         if cacheType == .disk {
             storeType = storeType == .all ? .memory : (storeType == .disk ? .none : storeType)
@@ -58,12 +62,13 @@ extension ImageManager {
     private func makeStore(
         _ load: PreparedLoad, cache: any ImageCaching, key: String, image: Image?, data: Data?, originalData: Data?,
         metadata: DiskCacheMetadata?, cacheType: ImageCacheType
-    ) -> @Sendable () async -> Void {
+    ) -> @Sendable (_ part: ImageCacheType) async -> Void {
         let options = load.options
         let context = load.context
         let url = load.url
         let telemetry = self.telemetry
-        return {
+        return { part in
+            let cacheType = cacheType.restricted(to: part)
             guard cacheType != .none, image != nil || data != nil else { return }
             var data = data
             if let serializer = context.cacheSerializer, let image, cacheType == .disk || cacheType == .all {

@@ -129,6 +129,19 @@ import Testing
         #expect(disk.data == (try F.png()))
     }
 
+    @Test func memoryHoldsTheImageAtCompletionWithoutWaitStoreCache() async throws {
+        let (manager, loader, cache, _) = try F.make()
+        for round in 0..<20 {
+            let url = URL(string: "test://origin/photo-\(round).jpg")!
+            loader.respond(to: url, with: .data(try F.jpeg()))
+            _ = try await manager.loadImage(with: url)
+            // Checked before any other await: a load starting now must not download again.
+            #expect(cache.memoryCache.image(forKey: url.absoluteString)?.width == 800)
+            #expect(try await manager.loadImage(with: url).cacheType == .memory)
+            #expect(loader.requestCount(for: url) == 1)
+        }
+    }
+
     @Test func waitStoreCacheMeansTheDiskHoldsTheImageAtCompletion() async throws {
         let (manager, _, _, disk) = try F.make()
         _ = try await manager.loadImage(with: F.jpegURL, options: .waitStoreCache)
