@@ -75,6 +75,13 @@ extension ImageManager {
         guard cacheType.includesMemory,
             options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .queryMemoryData])
         else { return nil }
+        if let cache = load.cache as? ImageCache {
+            // The cache's own memory lookup, without copying the context: the full key already
+            // names the thumbnail.
+            if Task.isCancelled { throw .cancelled }
+            guard let image = cache.memoryHit(forKey: load.fullKey, options: options) else { return nil }
+            return ImageManagerResult(image: image, data: nil, cacheType: .memory, url: load.url)
+        }
         var context = load.context
         context.imageThumbnailPixelSize = nil
         context.imagePreserveAspectRatio = nil

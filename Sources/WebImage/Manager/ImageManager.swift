@@ -8,8 +8,8 @@ import Synchronization
 /// stream for progress, partial images and refreshes), and the callback API shaped like
 /// SDWebImage's, which returns a ``CombinedOperation``.
 public final class ImageManager: Sendable {
+    /// What every load reads (``settingsSnapshot``); the delegate sits apart, as only misses ask it.
     struct Settings {
-        weak var delegate: (any ImageManagerDelegate)?
         var transformer: (any ImageTransforming)?
         var cacheKeyFilter: (any ImageCacheKeyFiltering)?
         var cacheSerializer: (any ImageCacheSerializing)?
@@ -26,7 +26,12 @@ public final class ImageManager: Sendable {
     /// The loader every load uses unless its context names another.
     public let imageLoader: any ImageLoading
 
+    private struct DelegateReference {
+        weak var delegate: (any ImageManagerDelegate)?
+    }
+
     private let settings = Mutex(Settings())
+    private let delegateReference = Mutex(DelegateReference())
     /// URLs whose load failed in a way the loader (or delegate) says will fail again.
     private let failedURLs = Mutex(Set<URL>())
     /// Loads that have not finished, for ``isRunning`` and ``cancelAll()``.
@@ -80,8 +85,8 @@ public final class ImageManager: Sendable {
 
     /// Decides on downloads and the failed list; held weakly, as SDWebImage's.
     public var delegate: (any ImageManagerDelegate)? {
-        get { settings.withLock { $0.delegate } }
-        set { settings.withLock { $0.delegate = newValue } }
+        get { delegateReference.withLock { $0.delegate } }
+        set { delegateReference.withLock { $0.delegate = newValue } }
     }
 
     /// Applied to every loaded image unless the context says otherwise.
@@ -121,7 +126,10 @@ public final class ImageManager: Sendable {
     }
 
     /// Whether `url` is on the failed list.
-    public func isFailedURL(_ url: URL) -> Bool { failedURLs.withLock { $0.contains(url) } }
+    public func isFailedURL(_ url: URL) -> Bool {
+        // Most loads meet an empty list: no need to hash the URL then.
+        failedURLs.withLock { !$0.isEmpty && $0.contains(url) }
+    }
 
     /// Takes `url` off the failed list.
     public func removeFailedURL(_ url: URL) { _ = failedURLs.withLock { $0.remove(url) } }
