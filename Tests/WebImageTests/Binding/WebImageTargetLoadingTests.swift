@@ -14,7 +14,7 @@ struct WebImageTargetLoadingTests {
         let log = TargetCompletionLog()
         target.setImage(
             with: ManagerFixtures.pngURL, placeholder: BindingFixtures.placeholder, completed: log.completion)
-        #expect(await eventually { log.all.count == 1 })
+        #expect(await settles { log.all.count == 1 })
         BindingFixtures.drain()
         let widths = target.all.map { $0.image?.width }
         #expect(widths == [3, 11])
@@ -37,7 +37,7 @@ struct WebImageTargetLoadingTests {
         failure.setImage(
             with: ManagerFixtures.garbageURL, placeholder: BindingFixtures.placeholder, options: [.delayPlaceholder],
             completed: log.completion)
-        #expect(await eventually { log.all.count == 2 })
+        #expect(await settles { log.all.count == 2 })
         BindingFixtures.drain()
         #expect(success.all.map { $0.image?.width } == [11])
         #expect(failure.all.map { $0.image?.width } == [3])
@@ -51,7 +51,7 @@ struct WebImageTargetLoadingTests {
         let log = TargetCompletionLog()
         target.setImage(
             with: ManagerFixtures.garbageURL, placeholder: BindingFixtures.placeholder, completed: log.completion)
-        #expect(await eventually { log.all.count == 1 })
+        #expect(await settles { log.all.count == 1 })
         BindingFixtures.drain()
         #expect(target.all.map { $0.image?.width } == [3])
         #expect(log.all.first?.error != nil)
@@ -65,7 +65,7 @@ struct WebImageTargetLoadingTests {
         let target = RecordingTarget(manager: manager)
         let log = TargetCompletionLog()
         target.setImage(with: url, options: [.avoidAutoSetImage, .progressiveLoad], completed: log.completion)
-        #expect(await eventually { log.all.contains { $0.image?.isIncremental == false } })
+        #expect(await settles { log.all.contains { $0.image?.isIncremental == false } })
         BindingFixtures.drain()
         #expect(target.images.isEmpty)
         #expect(target.all.count == 1, "only the (nil) placeholder was shown")
@@ -80,7 +80,7 @@ struct WebImageTargetLoadingTests {
         let target = RecordingTarget(manager: manager)
         let log = TargetCompletionLog()
         target.setImage(with: url, options: [.progressiveLoad], completed: log.completion)
-        #expect(await eventually { log.all.count == 1 })
+        #expect(await settles { log.all.count == 1 })
         BindingFixtures.drain()
         #expect(target.images.map { $0.image?.isIncremental } == [true, false])
     }
@@ -93,12 +93,12 @@ struct WebImageTargetLoadingTests {
         target.imageIndicator = indicator
         let log = TargetCompletionLog()
         target.setImage(with: nil as URL?, placeholder: BindingFixtures.placeholder, completed: log.completion)
-        #expect(await eventually { log.all.count == 1 })
+        #expect(await settles { log.all.count == 1 })
         BindingFixtures.drain()
         target.setImage(
             with: "", placeholder: BindingFixtures.placeholder, options: [.delayPlaceholder],
             completed: log.completion)
-        #expect(await eventually { log.all.count == 2 })
+        #expect(await settles { log.all.count == 2 })
         BindingFixtures.drain()
         #expect(log.all.allSatisfy { if case .invalidURL = $0.error { true } else { false } })
         #expect(log.all.last?.error == .invalidURL(""))
@@ -118,10 +118,10 @@ struct WebImageTargetLoadingTests {
             let target = RecordingTarget(manager: manager)
             weakTarget = target
             target.setImage(with: url, completed: log.completion)
-            #expect(await eventually { loader.requestCount(for: url) == 1 })
+            #expect(await settles { loader.requestCount(for: url) == 1 })
         }
         #expect(weakTarget == nil, "the binding does not keep the target alive")
-        #expect(await eventually { !manager.isRunning }, "the load was cancelled")
+        #expect(await settles { !manager.isRunning }, "the load was cancelled")
         BindingFixtures.drain()
         #expect(log.all.isEmpty)
     }
@@ -134,9 +134,9 @@ struct WebImageTargetLoadingTests {
         let target = RecordingTarget(manager: manager)
         let log = TargetCompletionLog()
         target.setImage(with: url, completed: log.completion)
-        #expect(await eventually { loader.requestCount(for: url) == 1 })
+        #expect(await settles { loader.requestCount(for: url) == 1 })
         target.cancelCurrentImageLoad()
-        #expect(await eventually { log.all.count == 1 })
+        #expect(await settles { log.all.count == 1 })
         #expect(log.all.first?.error == .cancelled)
         #expect(!manager.isRunning)
         BindingFixtures.drain()
@@ -154,12 +154,12 @@ struct WebImageTargetLoadingTests {
         background.setImageOperationKey = "background"
         target.setImage(with: hang, context: background, completed: log.completion)
         target.setImage(with: ManagerFixtures.pngURL, completed: log.completion)
-        #expect(await eventually { log.all.count == 1 })
+        #expect(await settles { log.all.count == 1 })
         #expect(log.all.first?.image?.width == 11)
         #expect(target.imageLoadState(forKey: "background")?.url == hang)
         #expect(target.imageLoadState()?.url == ManagerFixtures.pngURL)
         target.cancelImageLoad(forKey: "background")
-        #expect(await eventually { log.all.count == 2 })
+        #expect(await settles { log.all.count == 2 })
         #expect(log.all.last?.error == .cancelled)
     }
 
@@ -172,7 +172,7 @@ struct WebImageTargetLoadingTests {
         #expect(target.imageIndicator === indicator)
         let log = TargetCompletionLog()
         target.setImage(with: ManagerFixtures.jpegURL, completed: log.completion)
-        #expect(await eventually { log.all.count == 1 })
+        #expect(await settles { log.all.count == 1 })
         BindingFixtures.drain()
         #expect(indicator.all.first == "start")
         #expect(indicator.all.last == "stop")
@@ -202,7 +202,7 @@ struct WebImageTargetLoadingTests {
         var context = WebImageContext()
         context.callbackQueue = queue
         target.setImage(with: ManagerFixtures.pngURL, context: context, completed: { _, _, _, _ in check() })
-        #expect(await eventually { onQueue.withLock { $0.count } == 3 })
+        #expect(await settles { onQueue.withLock { $0.count } == 3 })
         #expect(onQueue.withLock { $0 } == [true, true, true])
     }
 }

@@ -36,8 +36,8 @@ struct WebImageTargetRebindingTests {
         let target = RecordingTarget(manager: manager)
         let log = TargetCompletionLog()
         for url in urls { target.setImage(with: url, completed: log.completion) }
-        #expect(await eventually { log.all.count == 50 })
-        #expect(await eventually { !manager.isRunning })
+        #expect(await settles { log.all.count == 50 })
+        #expect(await settles { !manager.isRunning })
         BindingFixtures.drain()
         try checkOrder(target, urls)
         #expect(log.all.last?.image?.width == 50)
@@ -52,7 +52,7 @@ struct WebImageTargetRebindingTests {
         let target = RecordingTarget(manager: manager)
         let log = TargetCompletionLog()
         for url in urls { target.setImage(with: url, options: [.avoidAutoCancelImage], completed: log.completion) }
-        #expect(await eventually { log.all.count == 50 })
+        #expect(await settles { log.all.count == 50 })
         BindingFixtures.drain()
         #expect(log.all.allSatisfy { $0.image != nil }, "nothing was cancelled")
         try checkOrder(target, urls)
@@ -67,8 +67,8 @@ struct WebImageTargetRebindingTests {
             for url in urls.dropLast() { group.addTask { target.setImage(with: url) } }
         }
         target.setImage(with: urls.last)
-        #expect(await eventually { target.images.last?.url == urls.last })
-        #expect(await eventually { !manager.isRunning })
+        #expect(await settles { target.images.last?.url == urls.last })
+        #expect(await settles { !manager.isRunning })
         BindingFixtures.drain()
         #expect(target.images.last?.image?.width == 50)
     }

@@ -23,7 +23,7 @@ struct PrefetchCommandTests {
             let arguments = [
                 "prefetch", "--input", list.path, "--cache-dir", cacheDirectory, "--concurrency", "3", "--json",
             ]
-            let result = try CommandRunner.run(arguments)
+            let result = try await CommandRunner.runOffPool(arguments)
             try #require(result.status == 0, "\(result.standardError)")
             let fields = try json(result.standardOutput)
             #expect(fields["requested"] as? Int == 500)
@@ -41,7 +41,7 @@ struct PrefetchCommandTests {
             for url in urls where await cache.containsImage(forKey: url, cacheType: .disk) == .disk { onDisk += 1 }
             #expect(onDisk == 500)
 
-            let again = try CommandRunner.run(arguments)
+            let again = try await CommandRunner.runOffPool(arguments)
             try #require(again.status == 0, "\(again.standardError)")
             #expect(try json(again.standardOutput)["httpRequests"] as? Int == 0)
             #expect(origin.totalRequestCount == 500)
@@ -55,7 +55,7 @@ struct PrefetchCommandTests {
             defer { try? FileManager.default.removeItem(at: directory) }
             let good = origin.url("/fixtures/png/rgba8.png").absoluteString
             let missing = origin.url("/fixtures/png/missing.png").absoluteString
-            let result = try CommandRunner.run([
+            let result = try await CommandRunner.runOffPool([
                 "prefetch", good, missing, "ftp://example.com/a.png", "--cache-dir", directory.path, "--json",
             ])
             #expect(result.status != 0)
@@ -76,7 +76,7 @@ struct PrefetchCommandTests {
         try await withOrigin { origin in
             let directory = try CommandRunner.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
-            let result = try CommandRunner.run([
+            let result = try await CommandRunner.runOffPool([
                 "prefetch", origin.url("/fixtures/jpeg/baseline.jpg").absoluteString, "--cache-dir", directory.path,
             ])
             try #require(result.status == 0, "\(result.standardError)")
@@ -91,8 +91,8 @@ struct PrefetchCommandTests {
             ["prefetch", "https://example.com/a.png", "--concurrency", "-3"],
             ["prefetch", "--input", "/nonexistent/urls.txt"], ["prefetch", "--input", "/tmp"],
         ])
-    func badArguments(arguments: [String]) throws {
-        let result = try CommandRunner.run(arguments)
+    func badArguments(arguments: [String]) async throws {
+        let result = try await CommandRunner.runOffPool(arguments)
         #expect(result.status != 0)
         let lines = result.standardError.split(separator: "\n")
         #expect(lines.count == 1 && lines.first?.hasPrefix("error: ") == true, "stderr: \(result.standardError)")

@@ -137,7 +137,7 @@ struct ReadmeSnippetTests {
             cell.setImage(with: urls[0], placeholder: placeholder)  // cancels the cell's previous load
 
             #expect(counts == ImagePrefetchResult(finishedCount: 3, skippedCount: 0, totalCount: 3))
-            #expect(await eventually { cell.pixels.withLock { $0?.width } == 11 })
+            #expect(await eventually(timeout: .seconds(60)) { cell.pixels.withLock { $0?.width } == 11 })
             #expect(origin.totalRequestCount == 3, "the bound image came from the cache")
             await downloader.shutdown()
         }

@@ -26,7 +26,7 @@ struct ImagePrefetcherTests {
         let token = ImagePrefetcher(manager: manager).prefetchURLs(
             urls, context: PrefetchFixtures.context(queue), progress: log.progress, completed: log.completed)
         #expect(token?.urls == urls)
-        #expect(await eventually { !log.completions.isEmpty })
+        #expect(await settles { !log.completions.isEmpty })
         #expect(
             log.all == [
                 .progress(finished: 1, total: 3), .progress(finished: 2, total: 3), .progress(finished: 3, total: 3),
@@ -54,7 +54,7 @@ struct ImagePrefetcherTests {
         prefetcher.delegate = log
         let result = await prefetcher.prefetch(urls)
         #expect(result == ImagePrefetchResult(finishedCount: 3, skippedCount: 1, totalCount: 3))
-        #expect(await eventually { log.all.contains(.delegateSkip(ManagerFixtures.garbageURL)) })
+        #expect(await settles { log.all.contains(.delegateSkip(ManagerFixtures.garbageURL)) })
     }
 
     @Test("overlapping lists from different tasks both complete with their own counts")
@@ -77,7 +77,7 @@ struct ImagePrefetcherTests {
         let prefetcher = ImagePrefetcher(manager: manager)
         prefetcher.delegate = log
         prefetcher.prefetchURLs(urls, progress: log.progress, completed: log.completed)
-        #expect(await eventually { !log.completions.isEmpty })
+        #expect(await settles { !log.completions.isEmpty })
         var expected: [PrefetchLog.Event] = []
         for finished in 1...20 {
             expected += [.delegateProgress(finished: finished, total: 20), .progress(finished: finished, total: 20)]
@@ -97,7 +97,7 @@ struct ImagePrefetcherTests {
         prefetcher.delegate = log
         let slowToken = prefetcher.prefetchURLs([slow])
         prefetcher.prefetchURLs(quick, completed: log.completed)
-        #expect(await eventually { !log.completions.isEmpty })
+        #expect(await settles { !log.completions.isEmpty })
         let delegateEvents = log.all.filter { if case .completed = $0 { false } else { true } }
         #expect(
             delegateEvents == [.delegateProgress(finished: 1, total: 3), .delegateProgress(finished: 2, total: 3)])
@@ -117,11 +117,11 @@ struct ImagePrefetcherTests {
         let token = try #require(
             prefetcher.prefetchURLs(
                 urls, context: PrefetchFixtures.context(queue), progress: log.progress, completed: log.completed))
-        #expect(await eventually { loader.totalRequests == 3 })
+        #expect(await settles { loader.totalRequests == 3 })
         token.cancel()
         #expect(token.isCancelled)
         #expect(prefetcher.runningTokenCount == 0)
-        #expect(await eventually { !manager.isRunning })
+        #expect(await settles { !manager.isRunning })
         queue.sync {}
         #expect(log.all.isEmpty)
         #expect(loader.totalRequests == 3, "queued URLs of a cancelled token never start")
@@ -138,7 +138,7 @@ struct ImagePrefetcherTests {
         prefetcher.cancelPrefetching()
         #expect(first?.isCancelled == true && second?.isCancelled == true)
         #expect(prefetcher.runningTokenCount == 0)
-        #expect(await eventually { !manager.isRunning })
+        #expect(await settles { !manager.isRunning })
     }
 
     @Test("cancelling every load mid-prefetch completes with the URLs skipped, without hanging")
@@ -149,9 +149,9 @@ struct ImagePrefetcherTests {
         let prefetcher = ImagePrefetcher(manager: manager)
         let log = PrefetchLog()
         prefetcher.prefetchURLs(urls, completed: log.completed)
-        #expect(await eventually { loader.totalRequests == 3 })
+        #expect(await settles { loader.totalRequests == 3 })
         manager.cancelAll()
-        #expect(await eventually { !log.completions.isEmpty })
+        #expect(await settles { !log.completions.isEmpty })
         #expect(log.completions == [.completed(finished: 3, skipped: 3)])
     }
 
@@ -163,11 +163,11 @@ struct ImagePrefetcherTests {
         let prefetcher = ImagePrefetcher(manager: manager)
         prefetcher.maxConcurrentPrefetchCount = 1
         let task = Task { await prefetcher.prefetch(urls) }
-        #expect(await eventually { loader.requestCount(for: urls[1]) == 1 })
+        #expect(await settles { loader.requestCount(for: urls[1]) == 1 })
         task.cancel()
         let result = await task.value
         #expect(result == ImagePrefetchResult(finishedCount: 1, skippedCount: 0, totalCount: 2))
-        #expect(await eventually { !manager.isRunning })
+        #expect(await settles { !manager.isRunning })
         #expect(prefetcher.runningTokenCount == 0)
     }
 

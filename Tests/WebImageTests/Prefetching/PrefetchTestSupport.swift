@@ -51,3 +51,9 @@ enum PrefetchFixtures {
         return context
     }
 }
+
+/// ``eventually(timeout:_:)`` with a minute's patience: on a loaded 2-core machine other suites
+/// can hold the cooperative threads for many seconds.
+func settles(_ condition: () -> Bool) async -> Bool {
+    await eventually(timeout: .seconds(60), condition)
+}
