@@ -13,6 +13,7 @@ public final class CombinedOperation: ImageLoadingOperation {
         /// The shared run this load joined, and how to leave it.
         var linked: CombinedOperation?
         var leave: (@Sendable () -> Void)?
+        var cancelHandlers: [@Sendable () -> Void] = []
     }
 
     /// Every mutable field sits behind this lock.
@@ -37,16 +38,33 @@ public final class CombinedOperation: ImageLoadingOperation {
     /// Stops the load: the cache query or loader operation is cancelled and the completion
     /// receives ``WebImageError/cancelled`` (unless it already finished).
     public func cancel() {
-        let (task, loader, leave) = state.withLock { state in
+        let (task, loader, leave, handlers) = state.withLock { state in
             if state.cancelled {
-                return (nil as Task<Void, Never>?, nil as (any ImageLoadingOperation)?, nil as (@Sendable () -> Void)?)
+                return (
+                    nil as Task<Void, Never>?, nil as (any ImageLoadingOperation)?, nil as (@Sendable () -> Void)?,
+                    [@Sendable () -> Void]()
+                )
             }
             state.cancelled = true
-            return (state.task, state.loaderOperation, state.leave)
+            let handlers = state.cancelHandlers
+            state.cancelHandlers = []
+            return (state.task, state.loaderOperation, state.leave, handlers)
         }
         leave?()
         loader?.cancel()
         task?.cancel()
+        for handler in handlers { handler() }
+    }
+
+    /// Runs `handler` once when the operation is cancelled, or at once if it already was
+    /// (SDWebImage 4's `cancelBlock`). Never runs for a load that finished first.
+    public func onCancel(_ handler: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state in
+            if state.cancelled { return true }
+            if !state.finished { state.cancelHandlers.append(handler) }
+            return false
+        }
+        if runNow { handler() }
     }
 
     func attach(_ task: Task<Void, Never>) {
@@ -86,6 +104,7 @@ public final class CombinedOperation: ImageLoadingOperation {
             state.linked = nil
             state.leave = nil
             state.task = nil
+            state.cancelHandlers = []
             return true
         }
     }

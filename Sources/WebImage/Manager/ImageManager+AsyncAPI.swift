@@ -21,7 +21,7 @@ extension ImageManager {
             let load = try prepare(url: url, options: options, context: context)
             key = load.fullKey
             if let hit = try await memoryHit(load) {
-                telemetry.loadEnded(url: url, key: key, outcome: .success(.loaded(hit)))
+                telemetry.memoryHit(url: url, key: load.fullKey)
                 return hit
             }
             let operation = CombinedOperation(url: url)

@@ -38,8 +38,11 @@ extension ImageManager {
         if context.imageTransformer == nil, let transformer = settings.transformer {
             context.imageTransformer = .transformer(transformer)
         }
-        if context.cacheKeyFilter == nil { context.cacheKeyFilter = settings.cacheKeyFilter }
-        if context.cacheSerializer == nil { context.cacheSerializer = settings.cacheSerializer }
+        // Only real changes: writing to a context that shares its storage copies it.
+        if context.cacheKeyFilter == nil, let filter = settings.cacheKeyFilter { context.cacheKeyFilter = filter }
+        if context.cacheSerializer == nil, let serializer = settings.cacheSerializer {
+            context.cacheSerializer = serializer
+        }
         if let processed = settings.optionsProcessor?.processedResult(for: url, options: options, context: context) {
             options = processed.options
             context = processed.context ?? WebImageContext()

@@ -65,6 +65,18 @@ struct ManagerTelemetry: Sendable {
         }
     }
 
+    /// ``loadEnded(url:key:outcome:)`` for a plain memory hit, without building an outcome.
+    func memoryHit(url: URL, key: String) {
+        loads.increment()
+        memoryHits.increment()
+        logger.debug(
+            "load finished",
+            metadata: [
+                "url": "\(WebImageLog.redacted(url))", "key": "\(WebImageLog.redacted(key: key))",
+                "cacheType": "\(ImageCacheType.memory)", "outcome": "loaded",
+            ])
+    }
+
     func loadJoined(url: URL, key: String) {
         coalesced.increment()
         logger.trace(

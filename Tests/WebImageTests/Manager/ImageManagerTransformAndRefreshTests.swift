@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import WebImage
@@ -146,6 +147,29 @@ import Testing
         #expect(operation.isCancelled)
         #expect(!manager.isRunning)
         #expect(!manager.isFailedURL(url))
+    }
+
+    @Test func cancelHandlersRunOnceOnCancelAtOnceWhenAlreadyCancelledAndNeverAfterFinishing() async throws {
+        let (manager, loader, _, _) = try F.make()
+        let url = try #require(URL(string: "test://origin/hang-handler.png"))
+        loader.respond(to: url, with: .hang)
+        let runs = Mutex(0)
+        let operation = manager.loadImage(with: url, completed: CompletionLog().completion)
+        operation.onCancel { runs.withLock { $0 += 1 } }
+        #expect(runs.withLock { $0 } == 0)
+        operation.cancel()
+        operation.cancel()
+        #expect(runs.withLock { $0 } == 1)
+        // Set on an operation that is already cancelled: runs at once.
+        operation.onCancel { runs.withLock { $0 += 10 } }
+        #expect(runs.withLock { $0 } == 11)
+
+        let log = CompletionLog()
+        let finished = manager.loadImage(with: F.pngURL, completed: log.completion)
+        try await log.waitForFinished()
+        finished.onCancel { runs.withLock { $0 += 100 } }
+        finished.cancel()
+        #expect(runs.withLock { $0 } == 11)
     }
 
     @Test func cancelAllCancelsEveryRunningLoad() async throws {
