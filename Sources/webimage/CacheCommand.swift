@@ -22,10 +22,12 @@ struct CacheCommand: AsyncParsableCommand {
         @Flag(help: "Print one JSON object.")
         var json = false
 
-        /// The cache in the chosen directory; memory caching is off, as a command only touches disk.
-        func openCache(config: ImageCacheConfig = ImageCacheConfig()) throws -> (ImageCache, URL) {
+        /// The cache in the chosen directory; memory caching is off unless `memory` (a command
+        /// that loads the same URL twice in one run benefits from it; one that only touches disk does not).
+        func openCache(config: ImageCacheConfig = ImageCacheConfig(), memory: Bool = false) throws -> (ImageCache, URL)
+        {
             var config = config
-            config.shouldCacheImagesInMemory = false
+            config.shouldCacheImagesInMemory = memory
             let directory =
                 cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
                 ?? DiskCache.defaultDirectory(namespace: "default")
