@@ -145,8 +145,12 @@ enum CacheBench {
 
     /// An empty directory `webimage-bench-<name>` under the temporary directory. Emptied
     /// again by the next run of the same case, so runs never pile up files.
+    /// Where the cases' disk caches live: `$WEBIMAGE_BENCH_TMPDIR`, else the temporary directory.
+    static let scratchRoot =
+        ProcessInfo.processInfo.environment["WEBIMAGE_BENCH_TMPDIR"] ?? FileManager.default.temporaryDirectory.path
+
     static func freshDirectory(_ name: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-\(name)")
+        let url = URL(fileURLWithPath: scratchRoot, isDirectory: true).appendingPathComponent("webimage-bench-\(name)")
         try? FileManager.default.removeItem(at: url)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url

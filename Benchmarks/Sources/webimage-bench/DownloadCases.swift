@@ -85,11 +85,7 @@ let downloadCases: [BenchCase] = [
             let origin = try DownloadBench.origin(context)
             let client = DownloadBench.peerClient()
             return {
-                let total = try DownloadBench.peerRun(origin, client) { buffer in
-                    let image = try ImageCodersManager.shared.decode(
-                        Data(buffer.readableBytesView), options: ImageDecodeOptions())
-                    return image.width > 0 ? buffer.readableBytes : 0
-                }
+                let total = try DownloadBench.peerRun(origin, client, consume: DownloadBench.decodedBytes)
                 return try DownloadBench.output(total, origin)
             }
         }),
@@ -105,9 +101,9 @@ enum DownloadBench {
         let bodySize: Int
     }
 
-    /// An origin serving `cache.jpg` (~100 KB) at 2,000 distinct paths. It lives as long as
+    /// An origin serving `cache.jpg` (~100 KB) at `count` distinct paths. It lives as long as
     /// the process, as the case's state does.
-    static func origin(_ context: BenchContext) throws -> Origin {
+    static func origin(_ context: BenchContext, count: Int = count) throws -> Origin {
         let body = try context.input("cache.jpg")
         let server = try CacheBench.wait { try await TestOrigin.start() }
         let urls = (0..<count).map { index -> URL in
@@ -157,6 +153,12 @@ enum DownloadBench {
                 return try await group.reduce(0, +)
             }
         }
+    }
+
+    /// The peer's decode: the body's size if it decodes to an image.
+    @Sendable static func decodedBytes(_ buffer: ByteBuffer) throws -> Int {
+        let image = try ImageCodersManager.shared.decode(Data(buffer.readableBytesView), options: ImageDecodeOptions())
+        return image.width > 0 ? buffer.readableBytes : 0
     }
 
     static func output(_ total: Int, _ origin: Origin) throws -> RunOutput {

@@ -11,6 +11,9 @@ struct CaseResult: Encodable {
     var medianMs: Double?
     var minMs: Double?
     var samplesMs: [Double]?
+    /// Median CPU time (user + system, all threads) of the timed runs: less disturbed than the
+    /// wall time by other work on the machine, for comparing changes.
+    var cpuMedianMs: Double?
     var output: String?
     var checksum: Int?
     var error: String?
@@ -20,6 +23,7 @@ struct CaseResult: Encodable {
         case medianMs = "median_ms"
         case minMs = "min_ms"
         case samplesMs = "samples_ms"
+        case cpuMedianMs = "cpu_median_ms"
     }
 
     var jsonLine: String {
@@ -60,11 +64,14 @@ func measure(_ benchCase: BenchCase, context: BenchContext, warmup: Int, runs: I
         }
         let clock = ContinuousClock()
         var samples: [Double] = []
+        var cpuSamples: [Double] = []
         samples.reserveCapacity(runs)
         for _ in 0..<runs {
+            let cpuStart = processCPUMilliseconds()
             let start = clock.now
             let output = try body()
             let elapsed = clock.now - start
+            cpuSamples.append(processCPUMilliseconds() - cpuStart)
             samples.append(milliseconds(elapsed))
             checksum &+= output.checksum
             shape = output.shape
@@ -73,6 +80,7 @@ func measure(_ benchCase: BenchCase, context: BenchContext, warmup: Int, runs: I
         result.samplesMs = samples.map(rounded)
         result.medianMs = sorted.isEmpty ? nil : rounded(median(sorted))
         result.minMs = sorted.first.map(rounded)
+        result.cpuMedianMs = cpuSamples.isEmpty ? nil : rounded(median(cpuSamples.sorted()))
         result.output = shape
         result.checksum = checksum
     } catch {
@@ -93,4 +101,12 @@ private func median(_ sorted: [Double]) -> Double {
 
 private func rounded(_ value: Double) -> Double {
     (value * 1_000).rounded() / 1_000
+}
+
+/// User plus system CPU time of this process so far, in milliseconds.
+func processCPUMilliseconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    func ms(_ time: timeval) -> Double { Double(time.tv_sec) * 1000 + Double(time.tv_usec) / 1000 }
+    return ms(usage.ru_utime) + ms(usage.ru_stime)
 }

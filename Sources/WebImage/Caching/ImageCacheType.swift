@@ -9,4 +9,9 @@ public enum ImageCacheType: Int, Sendable, Codable, CaseIterable {
 
     public var includesMemory: Bool { self == .memory || self == .all }
     public var includesDisk: Bool { self == .disk || self == .all }
+
+    /// The places both this and `other` name (`.all` restricted to `.memory` is `.memory`).
+    func restricted(to other: ImageCacheType) -> ImageCacheType {
+        ImageCacheType(rawValue: rawValue & other.rawValue) ?? .none
+    }
 }

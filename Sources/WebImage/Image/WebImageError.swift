@@ -37,6 +37,10 @@ public enum WebImageError: Error, Sendable, Equatable {
     /// The transfer failed below HTTP: cannot connect, connection lost, timeout, TLS, redirect
     /// loop, size limit, missing file (SDWebImage passes the `NSURLError` through).
     case transferFailed(TransferFailure)
+    /// The image is not cached and loading it was not allowed: ``WebImageOptions/fromCacheOnly``,
+    /// the manager's delegate, or no loader handles the URL. SDWebImage reports this as a
+    /// completion with neither image nor error; so does the callback API.
+    case notLoaded(String)
 
     /// SDWebImage's numeric code for the shared cases; 3000 and up for ours.
     public var code: Int {
@@ -56,6 +60,7 @@ public enum WebImageError: Error, Sendable, Equatable {
         case .invalidArgument: 3003
         case .diskCacheFailure: 3004
         case .transferFailed: 3005
+        case .notLoaded: 3006
         }
     }
 }
@@ -79,6 +84,7 @@ extension WebImageError: CustomStringConvertible, LocalizedError {
         case .invalidArgument(let reason): "invalid argument: \(reason)"
         case .diskCacheFailure(let reason): "disk cache failure: \(reason)"
         case .transferFailed(let failure): "transfer failed: \(failure)"
+        case .notLoaded(let reason): "not in the cache, and not loaded: \(reason)"
         }
     }
 

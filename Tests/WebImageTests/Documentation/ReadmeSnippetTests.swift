@@ -75,4 +75,39 @@ struct ReadmeSnippetTests {
             await downloader.shutdown()
         }
     }
+
+    @Test("Loading through the manager: a resized load, then a memory hit; the callback API")
+    func managerSnippet() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await withOrigin { origin in
+            let url = origin.url("/fixtures/jpeg/photo_800x600.jpg")
+            let downloader = ImageDownloader()
+
+            let cache = try ImageCache(namespace: "avatars", directory: directory)
+            let manager = ImageManager(cache: cache, loader: downloader)
+            var context = WebImageContext()
+            context.imageTransformer = .transformer(ImageResizingTransformer(size: PixelSize(width: 64, height: 64)))
+            let result = try await manager.loadImage(with: url, context: context)  // memory, disk, then the network
+            print(result.image.width, result.cacheType)
+
+            #expect(result.image.width == 64 && result.cacheType == .none)
+            // The result is stored in the background; the next load finds it in memory.
+            var again = try await manager.loadImage(with: url, context: context)
+            for _ in 0..<200 where again.cacheType != .memory {
+                try await Task.sleep(for: .milliseconds(10))
+                again = try await manager.loadImage(with: url, context: context)
+            }
+            #expect(again.cacheType == .memory && again.image.width == 64)
+
+            let widths = AsyncStream.makeStream(of: Int?.self)
+            manager.loadImage(with: url, options: [.retryFailed]) { image, data, error, cacheType, finished, url in
+                // SDWebImage's shape; with .refreshCached it can run twice (cached, then fresh)
+                widths.continuation.yield(image?.width)
+            }
+            var iterator = widths.stream.makeAsyncIterator()
+            #expect(await iterator.next() == .some(800))
+            await downloader.shutdown()
+        }
+    }
 }

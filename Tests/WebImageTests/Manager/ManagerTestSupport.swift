@@ -1,0 +1,145 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+@testable import WebImage
+
+/// A loader that serves scripted responses for `test:` URLs and counts requests.
+final class ScriptedLoader: ImageLoading {
+    enum Response: Sendable {
+        /// Decode these bytes (optionally after emitting a partial image first).
+        case data(Data, partial: Bool = false)
+        case failure(WebImageError)
+        /// Never finishes until cancelled.
+        case hang
+        /// Decodes these bytes after a pause, so concurrent loads overlap.
+        case delayed(Data, milliseconds: Int)
+    }
+
+    private struct State {
+        var responses: [URL: Response] = [:]
+        var requests: [URL: Int] = [:]
+        var contexts: [WebImageContext] = []
+    }
+    private let state = Mutex(State())
+
+    func respond(to url: URL, with response: Response) { state.withLock { $0.responses[url] = response } }
+    func requestCount(for url: URL) -> Int { state.withLock { $0.requests[url] ?? 0 } }
+    var totalRequests: Int { state.withLock { $0.requests.values.reduce(0, +) } }
+    var lastContext: WebImageContext? { state.withLock { $0.contexts.last } }
+
+    func canRequestImage(for url: URL, options: WebImageOptions, context: WebImageContext?) -> Bool {
+        url.scheme == "test"
+    }
+
+    func requestImage(
+        with url: URL, options: WebImageOptions, context: WebImageContext?, progress: ImageLoaderProgress?,
+        completion: @escaping ImageLoaderCompletion
+    ) -> any ImageLoadingOperation {
+        let response = state.withLock { state -> Response? in
+            state.requests[url, default: 0] += 1
+            state.contexts.append(context ?? WebImageContext())
+            return state.responses[url]
+        }
+        let token = ImageLoaderToken(url: url, progress: progress, completion: completion)
+        token.attach(
+            Task.detached {
+                var response = response
+                if case .delayed(let data, let milliseconds)? = response {
+                    try? await Task.sleep(for: .milliseconds(milliseconds))
+                    guard !Task.isCancelled else { return }
+                    response = .data(data)
+                }
+                switch response {
+                case .data(let data, let partial)?:
+                    token.reportProgress(received: data.count, expected: data.count)
+                    do throws(WebImageError) {
+                        let image = try ImageLoaderDecoding.decode(data, url: url, options: options, context: context)
+                        if partial {
+                            var incremental = image
+                            incremental.isIncremental = true
+                            token.deliver(.success(ImageLoadResult(image: incremental, data: nil, isFinished: false)))
+                        }
+                        token.deliver(.success(ImageLoadResult(image: image, data: data, isFinished: true)))
+                    } catch {
+                        token.deliver(.failure(error))
+                    }
+                case .failure(let error)?:
+                    token.deliver(.failure(error))
+                case .hang?, .delayed?:
+                    break
+                case nil:
+                    token.deliver(.failure(.invalidDownloadStatusCode(404)))
+                }
+            })
+        return token
+    }
+}
+
+/// Records the callback API's calls.
+final class CompletionLog: Sendable {
+    struct Call: Sendable {
+        var image: Image?
+        var data: Data?
+        var error: WebImageError?
+        var cacheType: ImageCacheType
+        var finished: Bool
+        var onQueue: Bool
+    }
+    private let calls = Mutex<[Call]>([])
+    private let finishedCount = Mutex(0)
+    static let queueKey = DispatchSpecificKey<String>()
+
+    var completion: ImageManagerCompletion {
+        { image, data, error, cacheType, finished, _ in
+            let onQueue = DispatchQueue.getSpecific(key: Self.queueKey) != nil
+            self.calls.withLock {
+                $0.append(
+                    Call(
+                        image: image, data: data, error: error, cacheType: cacheType, finished: finished,
+                        onQueue: onQueue))
+            }
+        }
+    }
+    var all: [Call] { calls.withLock { $0 } }
+
+    /// Waits (polling, up to 10 s) until `count` calls with finished == true arrived.
+    func waitForFinished(_ count: Int = 1) async throws {
+        for _ in 0..<1000 {
+            if all.filter(\.finished).count >= count { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("timed out waiting for \(count) finished calls; got \(all.count) calls")
+    }
+}
+
+enum ManagerFixtures {
+    static let jpegURL = URL(string: "test://origin/photo.jpg")!
+    static let pngURL = URL(string: "test://origin/rgba.png")!
+    static let garbageURL = URL(string: "test://origin/garbage.jpg")!
+
+    static func jpeg() throws -> Data { try Fixtures.data("jpeg/photo_800x600.jpg") }
+    static func png() throws -> Data { try Fixtures.data("png/rgba8.png") }
+
+    /// A manager over a memory cache and a fake disk, with a scripted loader serving the fixtures.
+    static func make() throws -> (ImageManager, ScriptedLoader, ImageCache, FakeDiskCache) {
+        let loader = ScriptedLoader()
+        loader.respond(to: jpegURL, with: .data(try jpeg()))
+        loader.respond(to: pngURL, with: .data(try png()))
+        loader.respond(to: garbageURL, with: .data(Data("garbage".utf8)))
+        let disk = FakeDiskCache()
+        let cache = ImageCache(memoryCache: MemoryCache(), diskCache: disk)
+        return (ImageManager(cache: cache, loader: loader), loader, cache, disk)
+    }
+}
+
+/// The error a throwing async call ends with, or nil.
+func loadError(_ body: () async throws(WebImageError) -> ImageManagerResult) async -> WebImageError? {
+    do {
+        _ = try await body()
+        return nil
+    } catch {
+        return error
+    }
+}
