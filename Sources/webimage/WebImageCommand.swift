@@ -7,7 +7,7 @@ struct WebImageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webimage",
         abstract: "Fetch, cache, decode, inspect and convert images.",
-        subcommands: [InfoCommand.self, ConvertCommand.self, CacheCommand.self])
+        subcommands: [InfoCommand.self, ConvertCommand.self, PrefetchCommand.self, CacheCommand.self])
 }
 
 /// Runs the command and turns every failure into one `error: <message>` line on standard error

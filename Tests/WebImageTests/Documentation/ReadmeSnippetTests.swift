@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import WebImage  // not @testable: the README's snippets must work with the public API alone
 import WebImageTestOrigin
@@ -107,6 +108,37 @@ struct ReadmeSnippetTests {
             }
             var iterator = widths.stream.makeAsyncIterator()
             #expect(await iterator.next() == .some(800))
+            await downloader.shutdown()
+        }
+    }
+
+    @Test("Prefetching and binding: a prefetch's counts, then a target showing a cached image")
+    func prefetchingSnippet() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await withOrigin { origin in
+            let downloader = ImageDownloader()
+            let manager = ImageManager(cache: try ImageCache(directory: directory), loader: downloader)
+            let urls = ["png/rgba8.png", "jpeg/baseline.jpg", "gif/static.gif"].map { origin.url("/fixtures/" + $0) }
+            let placeholder = Image(bitmap: ImageBitmap(width: 1, height: 1, fill: .white))
+
+            let prefetcher = ImagePrefetcher(manager: manager)  // at most 3 loads at once, over every call
+            let counts = await prefetcher.prefetch(urls)  // finishedCount, skippedCount (failed or cancelled)
+
+            final class Thumbnail: WebImageTarget {  // a GTK widget wrapper, a terminal cell, a test double
+                let pixels = Mutex<Image?>(nil)
+                let imageManager: ImageManager  // optional: the default is ImageManager.shared
+                init(_ manager: ImageManager) { imageManager = manager }
+                func displayWebImage(_ image: Image?, cacheType: ImageCacheType, url: URL?) {
+                    pixels.withLock { $0 = image }  // runs on WebImageBinding.defaultQueue (or the context's queue)
+                }
+            }
+            let cell = Thumbnail(manager)
+            cell.setImage(with: urls[0], placeholder: placeholder)  // cancels the cell's previous load
+
+            #expect(counts == ImagePrefetchResult(finishedCount: 3, skippedCount: 0, totalCount: 3))
+            #expect(await eventually(timeout: .seconds(60)) { cell.pixels.withLock { $0?.width } == 11 })
+            #expect(origin.totalRequestCount == 3, "the bound image came from the cache")
             await downloader.shutdown()
         }
     }

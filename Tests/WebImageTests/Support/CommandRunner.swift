@@ -35,6 +35,14 @@ enum CommandRunner {
             standardError: String(decoding: errData, as: UTF8.self))
     }
 
+    /// ``run(_:)`` on a thread of its own: waiting for a child process must not hold one of the
+    /// few cooperative threads other async tests need.
+    static func runOffPool(_ arguments: [String]) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Swift.Result { try run(arguments) }) }.start()
+        }
+    }
+
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

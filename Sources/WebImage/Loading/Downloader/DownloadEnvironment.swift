@@ -14,12 +14,14 @@ final class DownloadEnvironment: Sendable {
     let cookieStore: ImageDownloadCookieStore
     let events: DownloadEventBroadcaster
     let idleTimeouts: IdleTimeouts
+    let statistics: DownloadStatisticsCounter
 
     init(
         client: HTTPClient, config: ImageDownloaderConfig, headers: ImageDownloadHeaders,
         headersFilter: ImageDownloadHeadersFilter?, requestModifier: (any ImageDownloadRequestModifying)?,
         responseModifier: (any ImageDownloadResponseModifying)?, decryptor: (any ImageDownloadDecrypting)?,
-        cookieStore: ImageDownloadCookieStore, events: DownloadEventBroadcaster, idleTimeouts: IdleTimeouts
+        cookieStore: ImageDownloadCookieStore, events: DownloadEventBroadcaster, idleTimeouts: IdleTimeouts,
+        statistics: DownloadStatisticsCounter
     ) {
         self.client = client
         self.config = config
@@ -31,6 +33,7 @@ final class DownloadEnvironment: Sendable {
         self.cookieStore = cookieStore
         self.events = events
         self.idleTimeouts = idleTimeouts
+        self.statistics = statistics
     }
 }
 

@@ -70,6 +70,7 @@ extension HTTPTransfer {
         }
         receiver.reportFinalProgress()
         operation.updateSnapshot { $0.metrics.receivedBytes = receiver.data.count }
+        environment.statistics.countBytes(receiver.data.count)
         return DownloadedBody(data: receiver.data, response: head)
     }
 

@@ -94,6 +94,7 @@ struct HTTPTransfer: Sendable {
             let (outgoing, validatorsSent) = makeRequest(
                 url: url, method: method, headers: headers, body: body, sendsCredentials: sendsCredentials)
             operation.updateSnapshot { $0.metrics.requestCount += 1 }
+            environment.statistics.countRequest()
             let response = try await environment.client.execute(outgoing, deadline: .distantFuture)
             activity.touch()
             if options.contains(.handleCookies) {

@@ -37,6 +37,7 @@ public final class ImageDownloader: Sendable {
     private let isShared: Bool
     private let broadcaster = DownloadEventBroadcaster()
     private let idleTimeouts = IdleTimeouts()
+    private let statisticsCounter = DownloadStatisticsCounter()
 
     /// A downloader with its own HTTP client. Call ``shutdown()`` when done with it.
     public convenience init(config: ImageDownloaderConfig = .default) {
@@ -131,6 +132,9 @@ public final class ImageDownloader: Sendable {
             startQueued()
         }
     }
+
+    /// Requests sent and body bytes received by this downloader so far.
+    public var statistics: ImageDownloaderStatistics { statisticsCounter.snapshot }
 
     /// Downloads queued or running.
     public var currentDownloadCount: Int { state.withLock { $0.running + $0.pending.count } }
@@ -284,7 +288,7 @@ public final class ImageDownloader: Sendable {
             client: client, config: config, headers: state.headers, headersFilter: state.headersFilter,
             requestModifier: state.requestModifier, responseModifier: state.responseModifier,
             decryptor: state.decryptor, cookieStore: cookieStore, events: broadcaster,
-            idleTimeouts: idleTimeouts)
+            idleTimeouts: idleTimeouts, statistics: statisticsCounter)
     }
 
     /// A started operation is done with its slot. With `priority`, the best queued download

@@ -1,0 +1,136 @@
+import Foundation
+import Synchronization
+
+/// One `setImage` call on its way: everything its callbacks need, holding the target weakly.
+struct TargetLoad: Sendable {
+    let weakTarget: WeakTarget
+    let key: String
+    let url: URL?
+    let placeholder: Image?
+    let options: WebImageOptions
+    let queue: DispatchQueue
+    let progress: ImageLoaderProgress?
+    let completed: WebImageTargetCompletion?
+    let load = BindingLoad()
+    private var registry: WebImageTargetRegistry { .shared }
+
+    init(
+        target: any WebImageTarget, key: String, url: URL?, placeholder: Image?, options: WebImageOptions,
+        queue: DispatchQueue, progress: ImageLoaderProgress?, completed: WebImageTargetCompletion?
+    ) {
+        weakTarget = WeakTarget(target)
+        self.key = key
+        self.url = url
+        self.placeholder = placeholder
+        self.options = options
+        self.queue = queue
+        self.progress = progress
+        self.completed = completed
+    }
+
+    /// The target, if it is alive and this is still its latest load for the key.
+    private func currentTarget() -> (any WebImageTarget)? {
+        guard let target = weakTarget.target, registry.isCurrent(target, key: key, load: load) else { return nil }
+        return target
+    }
+
+    func start(manager: ImageManager, context: WebImageContext) {
+        guard let target = weakTarget.target else { return }
+        let previous = registry.begin(target, key: key, load: load, url: url)
+        if !options.contains(.avoidAutoCancelImage) { previous?.cancel() }
+        let entry = registry.entry(of: target)
+        let indicator = entry?.indicator
+        let transition = entry?.transition
+        if !options.contains(.delayPlaceholder) {
+            queue.async { currentTarget()?.displayWebImage(placeholder, cacheType: .none, url: url) }
+        }
+        guard let url, !url.absoluteString.isEmpty else {
+            registry.update(target, key: key, load: load) { $0.isFinished = true }
+            queue.async {
+                guard weakTarget.target != nil else { return }
+                let target = currentTarget()
+                if target != nil { indicator?.stopAnimating() }
+                if options.contains(.delayPlaceholder) {
+                    target?.displayWebImage(placeholder, cacheType: .none, url: url)
+                }
+                completed?(nil, .invalidURL(url?.absoluteString ?? ""), .none, url)
+            }
+            return
+        }
+        queue.async { if currentTarget() != nil { indicator?.startAnimating() } }
+        let operation = manager.loadImage(
+            with: url, options: options, context: context,
+            progress: { received, expected, url in
+                guard let target = weakTarget.target else { return load.cancel() }
+                registry.update(target, key: key, load: load) {
+                    $0.receivedSize = received
+                    $0.expectedSize = expected
+                }
+                queue.async {
+                    guard let target = currentTarget() else { return }
+                    indicator?.updateProgress(registry.entry(of: target)?.keys[key]?.loadState.fractionCompleted ?? 0)
+                    progress?(received, expected, url)
+                }
+            },
+            completed: { image, _, error, cacheType, finished, _ in
+                queue.async {
+                    finish(image: image, error: error, cacheType: cacheType, finished: finished, indicator, transition)
+                }
+            })
+        load.attach(operation)
+    }
+
+    /// Runs on the binding queue: SDWebImage's completion steps 6 and 7.
+    private func finish(
+        image: Image?, error: WebImageError?, cacheType: ImageCacheType, finished: Bool,
+        _ indicator: (any WebImageIndicator)?, _ transition: WebImageTransition?
+    ) {
+        guard let target = weakTarget.target else { return load.cancel() }
+        let isCurrent = registry.isCurrent(target, key: key, load: load)
+        if finished, isCurrent {
+            registry.update(target, key: key, load: load) { state in
+                state.isFinished = true
+                if state.expectedSize <= 0, state.receivedSize <= 0, image != nil {
+                    state.receivedSize = 1
+                    state.expectedSize = 1
+                }
+            }
+            indicator?.stopAnimating()
+        }
+        let avoidAutoSet = options.contains(.avoidAutoSetImage)
+        let callCompletion = finished || avoidAutoSet
+        let report: @Sendable () -> Void = { if callCompletion { completed?(image, error, cacheType, url) } }
+        let noSet = (image != nil && avoidAutoSet) || (image == nil && !options.contains(.delayPlaceholder))
+        guard isCurrent, !noSet else { return report() }
+        let shown = image ?? placeholder
+        let diskWasAsync = cacheType == .disk && !options.contains(.queryDiskDataSync)
+        guard finished, let transition,
+            options.contains(.forceTransition) || cacheType == .none || diskWasAsync
+        else {
+            target.displayWebImage(shown, cacheType: cacheType, url: url)
+            return report()
+        }
+        transition.prepare?(target, shown, cacheType)
+        if !transition.avoidAutoSetImage { target.displayWebImage(shown, cacheType: cacheType, url: url) }
+        let waits = options.contains(.waitTransition)
+        let done: @Sendable () -> Void = {
+            transition.completion?()
+            if waits { report() }
+        }
+        if let animation = transition.animation { animation(target, shown, OnceBlock(done).call) } else { done() }
+        if !waits { report() }
+    }
+}
+
+/// A block that runs at most once, however often it is called.
+private final class OnceBlock: Sendable {
+    private let block: Mutex<(@Sendable () -> Void)?>
+    init(_ block: @escaping @Sendable () -> Void) { self.block = Mutex(block) }
+    @Sendable func call() {
+        let block = self.block.withLock { block in
+            defer { block = nil }
+            return block
+        }
+        block?()
+    }
+}
