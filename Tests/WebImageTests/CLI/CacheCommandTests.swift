@@ -63,7 +63,9 @@ struct CacheCommandTests {
         let kept = try await CommandRunner.runOffPool(["cache", "trim", "--cache-dir", directory.path, "--json"])
         #expect(kept.status == 0, "\(kept.standardError)")
         #expect(try json(kept.standardOutput)["removedCount"] as? Int == 0)
-        let swept = try await CommandRunner.runOffPool(["cache", "trim", "--cache-dir", directory.path, "--max-age", "0", "--json"])
+        let swept = try await CommandRunner.runOffPool([
+            "cache", "trim", "--cache-dir", directory.path, "--max-age", "0", "--json",
+        ])
         #expect(swept.status == 0, "\(swept.standardError)")
         let fields = try json(swept.standardOutput)
         #expect(fields["removedCount"] as? Int == 2)

@@ -108,7 +108,8 @@ struct ConvertTransformCommandTests {
 
     @Test("Several flags apply in the contract's order: resize, then crop, then flip")
     func order() async throws {
-        let written = try await convert(Self.photo, ["--flip", "horizontal", "--crop", "0,0,40,30", "--resize", "80x60"])
+        let written = try await convert(
+            Self.photo, ["--flip", "horizontal", "--crop", "0,0,40,30", "--resize", "80x60"])
         #expect(written.bitmap.size == PixelSize(width: 40, height: 30))
     }
 
@@ -118,7 +119,9 @@ struct ConvertTransformCommandTests {
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out.gif")
-        let result = try await CommandRunner.runOffPool(["convert", input.path, output.path, "--resize", "24x20", "--flip", "both"])
+        let result = try await CommandRunner.runOffPool([
+            "convert", input.path, output.path, "--resize", "24x20", "--flip", "both",
+        ])
         try #require(result.status == 0, "\(result.standardError)")
         let source = try ImageCodersManager.shared.decode(Data(contentsOf: input), options: ImageDecodeOptions())
         let written = try ImageCodersManager.shared.decode(Data(contentsOf: output), options: ImageDecodeOptions())

@@ -32,7 +32,9 @@ struct InfoAndConvertCommandTests {
     @Test("info reads a data: URL's bytes")
     func infoOfADataURL() async throws {
         let data = try Fixtures.data("png/rgba8.png")
-        let result = try await CommandRunner.runOffPool(["info", "data:image/png;base64,\(data.base64EncodedString())", "--json"])
+        let result = try await CommandRunner.runOffPool([
+            "info", "data:image/png;base64,\(data.base64EncodedString())", "--json",
+        ])
         try #require(result.status == 0, "\(result.standardError)")
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
