@@ -29,10 +29,12 @@ struct BindingLayerSnippetTests {
                 }
             }
             let cell = Thumbnail(manager)
-            cell.setImage(with: url, placeholder: placeholder) { image, error, cacheType, url in
-                print(image?.width ?? 0, error?.code ?? 0, cacheType)
-                completions.withLock { $0 += 1 }
-            }
+            cell.setImage(
+                with: url, placeholder: placeholder,
+                completed: { image, error, cacheType, url in
+                    print(image?.width ?? 0, error?.code ?? 0, cacheType)
+                    completions.withLock { $0 += 1 }
+                })
 
             #expect(await eventually(timeout: .seconds(60)) { completions.withLock { $0 } == 1 })
             #expect(cell.pixels.withLock { $0?.width } == 11)
