@@ -19,19 +19,7 @@ let cacheCases: [BenchCase] = [
                 return RunOutput(checksum: found, shape: "\(CacheBench.lookups)x1x1")
             }
         },
-        swiftPeer: { _ in
-            let keys = CacheBench.keys(1_000)
-            let image = CacheBench.smallImage()
-            let table = Mutex([String: Image]())
-            table.withLock { table in for key in keys { table[key] = image } }
-            return {
-                var found = 0
-                for index in 0..<CacheBench.lookups {
-                    if let hit = table.withLock({ $0[keys[index % keys.count]] }) { found &+= hit.width }
-                }
-                return RunOutput(checksum: found, shape: "\(CacheBench.lookups)x1x1")
-            }
-        }),
+        swiftPeer: { _ in CacheBench.lockedDictionaryLookups(CacheBench.lookups) }),
     BenchCase(
         "memory-query",
         summary: "100k queryCacheOperation memory hits (synchronous completion) vs a bare Mutex<[String: Image]>",
@@ -148,6 +136,21 @@ enum CacheBench {
     /// Where the cases' disk caches live: `$WEBIMAGE_BENCH_TMPDIR`, else the temporary directory.
     static let scratchRoot =
         ProcessInfo.processInfo.environment["WEBIMAGE_BENCH_TMPDIR"] ?? FileManager.default.temporaryDirectory.path
+
+    /// The bare baseline for memory hits: `count` lookups over 1,000 keys in a `Mutex<[String: Image]>`.
+    static func lockedDictionaryLookups(_ count: Int) -> BenchCase.Body {
+        let keys = keys(1_000)
+        let image = smallImage()
+        let table = Mutex([String: Image]())
+        table.withLock { table in for key in keys { table[key] = image } }
+        return {
+            var found = 0
+            for index in 0..<count {
+                if let hit = table.withLock({ $0[keys[index % keys.count]] }) { found &+= hit.width }
+            }
+            return RunOutput(checksum: found, shape: "\(count)x1x1")
+        }
+    }
 
     static func freshDirectory(_ name: String) throws -> URL {
         let url = URL(fileURLWithPath: scratchRoot, isDirectory: true).appendingPathComponent("webimage-bench-\(name)")

@@ -73,19 +73,7 @@ let managerCases: [BenchCase] = [
                 return RunOutput(checksum: found, shape: "\(ManagerBench.memoryHits)x1x1")
             }
         },
-        swiftPeer: { _ in
-            let keys = CacheBench.keys(1_000)
-            let image = CacheBench.smallImage()
-            let table = Mutex([String: Image]())
-            table.withLock { table in for key in keys { table[key] = image } }
-            return {
-                var found = 0
-                for index in 0..<ManagerBench.memoryHits {
-                    if let hit = table.withLock({ $0[keys[index % keys.count]] }) { found &+= hit.width }
-                }
-                return RunOutput(checksum: found, shape: "\(ManagerBench.memoryHits)x1x1")
-            }
-        }),
+        swiftPeer: { _ in CacheBench.lockedDictionaryLookups(ManagerBench.memoryHits) }),
     BenchCase(
         "manager-pipeline",
         summary:

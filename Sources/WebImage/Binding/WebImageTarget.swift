@@ -3,7 +3,7 @@ import Foundation
 /// Anything that shows an image — a GTK widget wrapper, a terminal cell, a server-side
 /// renderer's slot, a test double: the view-agnostic `UIView+WebCache`.
 ///
-/// Adopt it by implementing ``displayWebImage(_:cacheType:url:)``; ``setImage(with:placeholder:options:context:progress:completed:)``
+/// Adopt it by implementing ``displayWebImage(_:cacheType:url:)``; ``setImage(with:placeholder:options:context:progress:completed:)-(URL?,_,_,_,_,_)``
 /// and the rest come with it. Per target and operation key (the context's
 /// ``WebImageContext/setImageOperationKey``, else the type's name) a new load cancels the
 /// previous one, records its ``WebImageLoadState``, shows the placeholder first and the image

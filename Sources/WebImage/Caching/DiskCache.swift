@@ -17,7 +17,7 @@ import Synchronization
 /// - There is no `fsync`: a process crash cannot tear an entry (the data is in the page cache
 ///   before the rename), and what a power loss can tear — a short or zero-filled file — fails the
 ///   entry's checksum and reads as a miss. Durability of a cache is not worth milliseconds per store.
-/// - Each entry carries a checksum (``DiskCacheEntryFormat``); a corrupt, truncated or foreign
+/// - Each entry carries a checksum (see `DiskCacheEntryFormat`); a corrupt, truncated or foreign
 ///   file is removed and reads as a miss.
 /// - Reads set the access time explicitly, because it is the default expiry date and Linux's
 ///   `relatime` does not keep it.

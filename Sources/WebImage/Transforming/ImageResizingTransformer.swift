@@ -9,7 +9,7 @@ public enum ImageScaleMode: UInt, Sendable, CaseIterable {
     case aspectFill = 2
 }
 
-/// Resizes with a premultiplied Lanczos-3 filter (``ImageBitmap/resampled(to:filter:)``), so
+/// Resizes with a premultiplied Lanczos-3 filter (``ImageBitmap/resampled(to:filter:usesMultipleCores:)``), so
 /// transparent edges never darken. Upscaling is allowed.
 ///
 /// Key: `SDImageResizingTransformer({%f,%f},%lu)` — width, height, scale mode.

@@ -25,7 +25,7 @@ struct CacheCommandTests {
     func infoJSON() async throws {
         let (directory, bytes) = try await filledDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try CommandRunner.run(["cache", "info", "--cache-dir", directory.path, "--json"])
+        let result = try await CommandRunner.runOffPool(["cache", "info", "--cache-dir", directory.path, "--json"])
         #expect(result.status == 0, "\(result.standardError)")
         let fields = try json(result.standardOutput)
         #expect(fields["path"] as? String == directory.path)
@@ -38,7 +38,7 @@ struct CacheCommandTests {
     func infoText() async throws {
         let (directory, bytes) = try await filledDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try CommandRunner.run(["cache", "info", "--cache-dir", directory.path])
+        let result = try await CommandRunner.runOffPool(["cache", "info", "--cache-dir", directory.path])
         #expect(result.status == 0)
         #expect(result.standardOutput == "path: \(directory.path)\ncount: 2\nbytes: \(bytes)\n")
     }
@@ -47,7 +47,7 @@ struct CacheCommandTests {
     func clear() async throws {
         let (directory, bytes) = try await filledDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try CommandRunner.run(["cache", "clear", "--cache-dir", directory.path, "--json"])
+        let result = try await CommandRunner.runOffPool(["cache", "clear", "--cache-dir", directory.path, "--json"])
         #expect(result.status == 0, "\(result.standardError)")
         let fields = try json(result.standardOutput)
         #expect(fields["removedCount"] as? Int == 2)
@@ -60,10 +60,12 @@ struct CacheCommandTests {
     func trim() async throws {
         let (directory, _) = try await filledDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let kept = try CommandRunner.run(["cache", "trim", "--cache-dir", directory.path, "--json"])
+        let kept = try await CommandRunner.runOffPool(["cache", "trim", "--cache-dir", directory.path, "--json"])
         #expect(kept.status == 0, "\(kept.standardError)")
         #expect(try json(kept.standardOutput)["removedCount"] as? Int == 0)
-        let swept = try CommandRunner.run(["cache", "trim", "--cache-dir", directory.path, "--max-age", "0", "--json"])
+        let swept = try await CommandRunner.runOffPool([
+            "cache", "trim", "--cache-dir", directory.path, "--max-age", "0", "--json",
+        ])
         #expect(swept.status == 0, "\(swept.standardError)")
         let fields = try json(swept.standardOutput)
         #expect(fields["removedCount"] as? Int == 2)
@@ -71,7 +73,7 @@ struct CacheCommandTests {
     }
 
     @Test("a --cache-dir that is a file, or bad numbers, fail with one error line")
-    func errors() throws {
+    func errors() async throws {
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("file")
@@ -82,7 +84,7 @@ struct CacheCommandTests {
             ["cache", "trim", "--cache-dir", directory.path, "--max-age", "nan"],
             ["cache", "info", "--cache-dir", ""],
         ] {
-            let result = try CommandRunner.run(arguments)
+            let result = try await CommandRunner.runOffPool(arguments)
             #expect(result.status != 0, "\(arguments)")
             let lines = result.standardError.split(separator: "\n")
             #expect(
@@ -91,10 +93,10 @@ struct CacheCommandTests {
     }
 
     @Test("info on an empty directory reports zero")
-    func empty() throws {
+    func empty() async throws {
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try CommandRunner.run(["cache", "info", "--cache-dir", directory.path, "--json"])
+        let result = try await CommandRunner.runOffPool(["cache", "info", "--cache-dir", directory.path, "--json"])
         #expect(result.status == 0)
         let fields = try json(result.standardOutput)
         #expect(fields["count"] as? Int == 0 && fields["bytes"] as? Int == 0)

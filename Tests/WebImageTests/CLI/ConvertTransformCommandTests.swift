@@ -9,11 +9,11 @@ struct ConvertTransformCommandTests {
     static let rgba = Fixtures.directory.appendingPathComponent("png/rgba8.png").path
 
     /// Runs `convert input <temp>.png flags...` and decodes what it wrote.
-    private func convert(_ input: String, _ flags: [String]) throws -> Image {
+    private func convert(_ input: String, _ flags: [String]) async throws -> Image {
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out.png")
-        let result = try CommandRunner.run(["convert", input, output.path] + flags)
+        let result = try await CommandRunner.runOffPool(["convert", input, output.path] + flags)
         try #require(result.status == 0, "\(flags): \(result.standardError)")
         return try ImageCodersManager.shared.decode(Data(contentsOf: output), options: ImageDecodeOptions())
     }
@@ -33,14 +33,14 @@ struct ConvertTransformCommandTests {
             (["--mode", "aspect-fit"], PixelSize(width: 100, height: 75)),
             (["--mode", "aspect-fill"], PixelSize(width: 100, height: 100)),
         ])
-    func resizeModes(modeFlags: [String], expected: PixelSize) throws {
-        let written = try convert(Self.photo, ["--resize", "100x100"] + modeFlags)
+    func resizeModes(modeFlags: [String], expected: PixelSize) async throws {
+        let written = try await convert(Self.photo, ["--resize", "100x100"] + modeFlags)
         #expect(written.bitmap.size == expected)
     }
 
     @Test("--resize decodes thumbnail-first: the same pixels as decoding at the transformer's hint, then resizing")
-    func resizeUsesDecodeHint() throws {
-        let written = try convert(Self.photo, ["--resize", "100x100", "--mode", "aspect-fill"])
+    func resizeUsesDecodeHint() async throws {
+        let written = try await convert(Self.photo, ["--resize", "100x100", "--mode", "aspect-fill"])
         let transformer = ImageResizingTransformer(size: PixelSize(width: 100, height: 100), scaleMode: .aspectFill)
         var options = ImageDecodeOptions()
         options.thumbnailPixelSize = try #require(
@@ -52,37 +52,37 @@ struct ConvertTransformCommandTests {
     }
 
     @Test("--crop takes exactly the given pixels")
-    func crop() throws {
+    func crop() async throws {
         let original = try source(Self.rgba)
-        let written = try convert(Self.rgba, ["--crop", "1,2,3,4"])
+        let written = try await convert(Self.rgba, ["--crop", "1,2,3,4"])
         #expect(written.bitmap.size == PixelSize(width: 3, height: 4))
         for y in 0..<4 { for x in 0..<3 { #expect(written.bitmap[x, y] == original[x + 1, y + 2]) } }
     }
 
     @Test("--round-corner makes the corners transparent and keeps the centre")
-    func roundCorner() throws {
+    func roundCorner() async throws {
         let original = try source(Self.photo)
-        let written = try convert(Self.photo, ["--round-corner", "50"])
+        let written = try await convert(Self.photo, ["--round-corner", "50"])
         #expect(written.bitmap.size == original.size)
         #expect(written.bitmap[0, 0].a == 0 && written.bitmap[799, 599].a == 0)
         #expect(written.bitmap[400, 300] == original[400, 300])
     }
 
     @Test("--rotate turns clockwise for positive degrees and grows the canvas")
-    func rotate() throws {
+    func rotate() async throws {
         let original = try source(Self.rgba)
-        let written = try convert(Self.rgba, ["--rotate", "90"])
+        let written = try await convert(Self.rgba, ["--rotate", "90"])
         #expect(written.bitmap.size == PixelSize(width: 7, height: 11))
         // Clockwise: the bottom-left pixel comes to the top left.
         for y in 0..<11 { for x in 0..<7 { #expect(written.bitmap[x, y] == original[y, 6 - x]) } }
-        let tilted = try convert(Self.photo, ["--rotate", "30"])
+        let tilted = try await convert(Self.photo, ["--rotate", "30"])
         #expect(tilted.bitmap.size == PixelSize(width: 993, height: 920))
     }
 
     @Test("--flip mirrors exactly", arguments: ["horizontal", "vertical", "both"])
-    func flip(direction: String) throws {
+    func flip(direction: String) async throws {
         let original = try source(Self.rgba)
-        let written = try convert(Self.rgba, ["--flip", direction])
+        let written = try await convert(Self.rgba, ["--flip", direction])
         for y in 0..<7 {
             for x in 0..<11 {
                 let sx = direction == "vertical" ? x : 10 - x
@@ -93,9 +93,9 @@ struct ConvertTransformCommandTests {
     }
 
     @Test("--tint paints the colour and keeps each pixel's alpha")
-    func tint() throws {
+    func tint() async throws {
         let original = try source(Self.rgba)
-        let written = try convert(Self.rgba, ["--tint", "ff0000ff"])
+        let written = try await convert(Self.rgba, ["--tint", "ff0000ff"])
         for y in 0..<7 {
             for x in 0..<11 {
                 #expect(written.bitmap[x, y].a == original[x, y].a)
@@ -107,18 +107,21 @@ struct ConvertTransformCommandTests {
     }
 
     @Test("Several flags apply in the contract's order: resize, then crop, then flip")
-    func order() throws {
-        let written = try convert(Self.photo, ["--flip", "horizontal", "--crop", "0,0,40,30", "--resize", "80x60"])
+    func order() async throws {
+        let written = try await convert(
+            Self.photo, ["--flip", "horizontal", "--crop", "0,0,40,30", "--resize", "80x60"])
         #expect(written.bitmap.size == PixelSize(width: 40, height: 30))
     }
 
     @Test("Transform flags apply to every frame of an animation, keeping frames, durations and loop count")
-    func animation() throws {
+    func animation() async throws {
         let input = Fixtures.directory.appendingPathComponent("gif/pillow_noise.gif")
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out.gif")
-        let result = try CommandRunner.run(["convert", input.path, output.path, "--resize", "24x20", "--flip", "both"])
+        let result = try await CommandRunner.runOffPool([
+            "convert", input.path, output.path, "--resize", "24x20", "--flip", "both",
+        ])
         try #require(result.status == 0, "\(result.standardError)")
         let source = try ImageCodersManager.shared.decode(Data(contentsOf: input), options: ImageDecodeOptions())
         let written = try ImageCodersManager.shared.decode(Data(contentsOf: output), options: ImageDecodeOptions())
@@ -140,11 +143,11 @@ struct ConvertTransformCommandTests {
             ["--blur", "nan"],
             ["--resize", "100000x100000"],
         ])
-    func badValues(flags: [String]) throws {
+    func badValues(flags: [String]) async throws {
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out.png")
-        let result = try CommandRunner.run(["convert", Self.rgba, output.path] + flags)
+        let result = try await CommandRunner.runOffPool(["convert", Self.rgba, output.path] + flags)
         #expect(result.status != 0)
         let lines = result.standardError.split(separator: "\n")
         #expect(lines.count == 1, "stderr: \(result.standardError)")
@@ -153,8 +156,8 @@ struct ConvertTransformCommandTests {
     }
 
     @Test("--blur blurs with the blur transformer's pixels, last in the pipeline")
-    func blur() throws {
-        let written = try convert(Self.photo, ["--resize", "80x60", "--blur", "2"])
+    func blur() async throws {
+        let written = try await convert(Self.photo, ["--resize", "80x60", "--blur", "2"])
         var options = ImageDecodeOptions()
         options.thumbnailPixelSize = PixelSize(width: 80, height: 60)
         let decoded = try ImageCodersManager.shared.decode(
@@ -164,7 +167,7 @@ struct ConvertTransformCommandTests {
         ]).transformedImage(decoded, forKey: "")
         #expect(written.bitmap.size == PixelSize(width: 80, height: 60))
         #expect(written.bitmap == expected.bitmap)
-        let sharp = try convert(Self.photo, ["--resize", "80x60"])
+        let sharp = try await convert(Self.photo, ["--resize", "80x60"])
         #expect(sharp.bitmap != written.bitmap)
     }
 }

@@ -10,7 +10,7 @@ struct HTTPInputCommandTests {
     func infoOverHTTP() async throws {
         try await withOrigin { origin in
             let url = origin.url("/fixtures/png/rgba8.png").absoluteString
-            let result = try CommandRunner.run(["info", url, "--json"])
+            let result = try await CommandRunner.runOffPool(["info", url, "--json"])
             try #require(result.status == 0, "\(result.standardError)")
             let object = try #require(
                 try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
@@ -29,7 +29,7 @@ struct HTTPInputCommandTests {
             let directory = try CommandRunner.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let output = directory.appendingPathComponent("out.png")
-            let result = try CommandRunner.run([
+            let result = try await CommandRunner.runOffPool([
                 "convert", origin.url("/fixtures/jpeg/photo_800x600.jpg").absoluteString, output.path,
                 "--resize", "80x60",
             ])
@@ -47,7 +47,7 @@ struct HTTPInputCommandTests {
         ])
     func httpFailures(path: String, expected: String) async throws {
         try await withOrigin { origin in
-            let result = try CommandRunner.run(["info", origin.url(path).absoluteString])
+            let result = try await CommandRunner.runOffPool(["info", origin.url(path).absoluteString])
             #expect(result.status != 0)
             let lines = result.standardError.split(separator: "\n")
             #expect(lines.count == 1, "stderr: \(result.standardError)")

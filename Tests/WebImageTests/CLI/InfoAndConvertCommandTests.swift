@@ -6,10 +6,10 @@ import Testing
 @Suite("webimage info and convert", .serialized)
 struct InfoAndConvertCommandTests {
     @Test("info --json prints the contract's keys with the header's values for every fixture")
-    func infoJSONOnEveryFixture() throws {
+    func infoJSONOnEveryFixture() async throws {
         for path in try HostileInputSweepTests.intactFixtures() {
             let file = Fixtures.directory.appendingPathComponent(path).path
-            let result = try CommandRunner.run(["info", file, "--json"])
+            let result = try await CommandRunner.runOffPool(["info", file, "--json"])
             try #require(result.status == 0, "\(path): \(result.standardError)")
             let object = try #require(
                 try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
@@ -30,9 +30,11 @@ struct InfoAndConvertCommandTests {
     }
 
     @Test("info reads a data: URL's bytes")
-    func infoOfADataURL() throws {
+    func infoOfADataURL() async throws {
         let data = try Fixtures.data("png/rgba8.png")
-        let result = try CommandRunner.run(["info", "data:image/png;base64,\(data.base64EncodedString())", "--json"])
+        let result = try await CommandRunner.runOffPool([
+            "info", "data:image/png;base64,\(data.base64EncodedString())", "--json",
+        ])
         try #require(result.status == 0, "\(result.standardError)")
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
@@ -42,12 +44,12 @@ struct InfoAndConvertCommandTests {
     }
 
     @Test("convert writes every fixture as PNG with upright pixels equal to an in-process decode")
-    func convertEveryFixtureToPNG() throws {
+    func convertEveryFixtureToPNG() async throws {
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         for path in try HostileInputSweepTests.intactFixtures() {
             let output = directory.appendingPathComponent(UUID().uuidString + ".png")
-            let result = try CommandRunner.run([
+            let result = try await CommandRunner.runOffPool([
                 "convert", Fixtures.directory.appendingPathComponent(path).path, output.path,
             ])
             try #require(result.status == 0, "\(path): \(result.standardError)")
@@ -59,7 +61,7 @@ struct InfoAndConvertCommandTests {
     }
 
     @Test("convert keeps animations when the output format can hold them")
-    func convertKeepsFrames() throws {
+    func convertKeepsFrames() async throws {
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let animated = try HostileInputSweepTests.intactFixtures().filter {
@@ -70,7 +72,7 @@ struct InfoAndConvertCommandTests {
             let source = try ImageCodersManager.shared.imageInfo(for: Fixtures.data(path))
             for ext in ["gif", "webp"] {
                 let output = directory.appendingPathComponent(UUID().uuidString + "." + ext)
-                let result = try CommandRunner.run([
+                let result = try await CommandRunner.runOffPool([
                     "convert", Fixtures.directory.appendingPathComponent(path).path, output.path,
                 ])
                 try #require(result.status == 0, "\(path) → \(ext): \(result.standardError)")
@@ -79,7 +81,7 @@ struct InfoAndConvertCommandTests {
                 #expect(info.loopCount == source.loopCount, "\(path) → \(ext)")
             }
             let still = directory.appendingPathComponent(UUID().uuidString + ".webp")
-            let result = try CommandRunner.run(
+            let result = try await CommandRunner.runOffPool(
                 ["convert", Fixtures.directory.appendingPathComponent(path).path, still.path, "--first-frame"])
             try #require(result.status == 0, "\(result.standardError)")
             #expect(try ImageCodersManager.shared.imageInfo(for: Data(contentsOf: still)).frameCount == 1)
@@ -87,13 +89,13 @@ struct InfoAndConvertCommandTests {
     }
 
     @Test("convert --thumbnail fits the box and --format overrides the extension")
-    func thumbnailAndFormat() throws {
+    func thumbnailAndFormat() async throws {
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = try #require(try HostileInputSweepTests.intactFixtures().first { $0.hasPrefix("jpeg/") })
         let info = try ImageCodersManager.shared.imageInfo(for: Fixtures.data(source))
         let output = directory.appendingPathComponent("thumb.bin")
-        let result = try CommandRunner.run(
+        let result = try await CommandRunner.runOffPool(
             [
                 "convert", Fixtures.directory.appendingPathComponent(source).path, output.path,
                 "--thumbnail", "16x16", "--format", "webp", "--quality", "0.8",
@@ -122,8 +124,8 @@ struct InfoAndConvertCommandTests {
             ["info", "data:image/png;base64,@@"],
             ["frobnicate"],
         ])
-    func failuresAreOneErrorLine(arguments: [String]) throws {
-        let result = try CommandRunner.run(arguments)
+    func failuresAreOneErrorLine(arguments: [String]) async throws {
+        let result = try await CommandRunner.runOffPool(arguments)
         #expect(result.status != 0)
         let lines = result.standardError.split(separator: "\n")
         #expect(lines.count == 1, "stderr: \(result.standardError)")

@@ -60,12 +60,25 @@ final class IdleTimeouts: Sendable {
     }
 
     private func monitor() async {
+        var expectedWake: UInt64?
+        var skippingSince: UInt64?
         while true {
+            // Attempts stamp their activity from tasks on the same thread pool as this one. If
+            // this task woke much later than it asked to, the pool was busy (blocking work
+            // elsewhere in the process) and the attempts' tasks were probably waiting too, with
+            // their bytes already received: look again once they had a chance to run rather
+            // than time out a transfer that never stalled. Never for longer than the shortest
+            // timeout in a row, so a real stall still ends on a machine that stays overloaded.
+            let now = DispatchTime.now().uptimeNanoseconds
+            let late = expectedWake.map { now > $0 && now - $0 > Self.starvationSlack } ?? false
+            if !late { skippingSince = nil } else if skippingSince == nil { skippingSince = now }
+            let skipped = skippingSince.map { now - $0 } ?? 0
             let (expired, period) = state.withLock { state -> ([Watch], UInt64?) in
                 var expired: [Watch] = []
                 var shortest = UInt64.max
                 for (id, watch) in state.watches {
-                    if watch.activity.idleNanoseconds >= watch.limit {
+                    let skip = late && skipped < watch.limit
+                    if !skip, watch.activity.idleNanoseconds >= watch.limit {
                         expired.append(watch)
                         state.watches[id] = nil
                     } else {
@@ -83,7 +96,11 @@ final class IdleTimeouts: Sendable {
                 watch.onTimeout()
             }
             guard let period else { return }
+            expectedWake = DispatchTime.now().uptimeNanoseconds + period
             try? await Task.sleep(nanoseconds: period)
         }
     }
+
+    /// How late the monitor may wake before it assumes the thread pool was starved: 100 ms.
+    private static let starvationSlack: UInt64 = 100_000_000
 }

@@ -71,8 +71,10 @@ public struct ImageDownloadRetryPolicy: Sendable, Equatable {
     /// - Parameters:
     ///   - attempt: the attempt that just failed, counting from 1; nil once it reaches
     ///     ``maxAttempts`` (and for a count below 1).
+    ///   - error: the failure of that attempt; only transient failures are retried.
     ///   - retryAfter: the response's `Retry-After` value (delta-seconds or an HTTP-date,
     ///     relative to `now`), used only on 429 and 503 when ``honorsRetryAfter`` is set.
+    ///   - now: the current date, against which an HTTP-date `Retry-After` is measured.
     ///   - random: the source of the jitter, injectable for tests.
     public func retryDelay(
         afterAttempt attempt: Int, error: WebImageError, retryAfter: String?, now: Date,
