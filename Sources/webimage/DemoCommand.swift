@@ -9,7 +9,7 @@ struct DemoCommand: AsyncParsableCommand {
         commandName: "demo",
         abstract: "Run the library against a built-in local image server and draw a contact sheet.",
         discussion: """
-            Starts an HTTP origin on 127.0.0.1 serving generated JPEG, PNG, GIF and WebP images (animated \
+            Starts an HTTP origin on 127.0.0.1 serving generated JPEG (baseline and progressive), PNG, GIF and WebP images (animated \
             ones, broken ones, a slow one), loads them through one ImageManager twice (cold, then warm) with \
             many duplicate URLs, prints what happened, and writes contact-sheet.png to --out.
             """)
@@ -52,7 +52,6 @@ struct DemoCommand: AsyncParsableCommand {
         print(
             "webimage demo: origin \(origin.baseURL.absoluteString), \(items.count) images "
                 + "(\(formats.joined(separator: ", ")); animated, broken and slow ones), \(loads.count) loads")
-        for note in DemoImages.notes { print("note: \(note)") }
 
         let cold = await DemoPass.run(manager: manager, downloader: downloader, urls: urls, loads: loads)
         print(cold.line(name: "cold pass"))

@@ -20,9 +20,6 @@ enum DemoImages {
     static let width = 160
     static let height = 120
 
-    /// The notes printed about what the set leaves out.
-    static let notes = ["the JPEG encoder writes baseline JPEG only, so the set has no progressive JPEG"]
-
     /// Registers every body on `origin` and returns the items in tile order.
     static func register(on origin: TestOrigin) throws -> [DemoItem] {
         func add(_ path: String, _ data: Data, _ type: String) {
@@ -35,6 +32,11 @@ enum DemoImages {
         let codecs = ImageCodersManager.shared
 
         add("/photo.jpg", try codecs.encode(still(hue: 0, alpha: false), as: .jpeg, options: lossy), "image/jpeg")
+        var progressive = lossy
+        progressive.progressive = true
+        add(
+            "/progressive.jpg", try codecs.encode(still(hue: 8, alpha: false), as: .jpeg, options: progressive),
+            "image/jpeg")
         add(
             "/badge.png", try codecs.encode(still(hue: 1, alpha: true), as: .png, options: ImageEncodeOptions()),
             "image/png")
@@ -54,11 +56,12 @@ enum DemoImages {
             "image/jpeg")
         add("/garbage.png", Data(String(repeating: "not an image at all. ", count: 40).utf8), "image/png")
         add(
-            "/truncated.png", try codecs.encode(still(hue: 8, alpha: false), as: .png, options: ImageEncodeOptions()),
+            "/truncated.png", try codecs.encode(still(hue: 1, alpha: false), as: .png, options: ImageEncodeOptions()),
             "image/png")
 
         return [
             DemoItem(caption: "JPEG", path: "/photo.jpg"),
+            DemoItem(caption: "JPEG PROGRESSIVE", path: "/progressive.jpg"),
             DemoItem(caption: "PNG ALPHA", path: "/badge.png"),
             DemoItem(caption: "GIF", path: "/palette.gif"),
             DemoItem(caption: "WEBP LOSSY", path: "/lossy.webp"),

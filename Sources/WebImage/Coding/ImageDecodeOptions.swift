@@ -53,6 +53,9 @@ public struct ImageEncodeOptions: Sendable, Equatable {
     public var firstFrameOnly = false
     /// WebP: lossless instead of lossy. Lossless keeps the RGB of fully transparent pixels.
     public var lossless = false
+    /// JPEG: write a progressive JPEG (coarse scans first, refined by later ones), which a
+    /// progressive load can show early. Ours: SDWebImage has no such encode option.
+    public var progressive = false
 
     public init() {}
 }

@@ -32,6 +32,23 @@ struct JPEGEncodingTests {
         #expect(sizes == sizes.sorted() && Set(sizes).count == sizes.count, "\(sizes)")
     }
 
+    @Test func progressiveOptionWritesSeveralScansThatDecodeToTheSamePicture() throws {
+        let original = try JPEGFixture.decode("baseline.jpg")
+        let baseline = try Self.encode(original) { $0.compressionQuality = 0.9 }
+        let progressive = try Self.encode(original) {
+            $0.compressionQuality = 0.9
+            $0.progressive = true
+        }
+        let layouts = [baseline, progressive].map { data in
+            data.withUnsafeBytes { JPEGMarkers.layout(of: $0, throughScans: true) }
+        }
+        #expect(!layouts[0].isProgressive && layouts[0].completeScans == 1)
+        #expect(layouts[1].isProgressive && layouts[1].completeScans > 5, "\(layouts[1])")
+        let decoded = try Self.decode(progressive)
+        #expect(decoded.bitmap.size == original.bitmap.size)
+        #expect(areClose(decoded.bitmap.quadrantColours, JPEGFixture.quadrants, tolerance: 10))
+    }
+
     @Test func compressionQualityMapsToLibjpegQuality() {
         #expect(JPEGCoder.libjpegQuality(for: 1) == 100)
         #expect(JPEGCoder.libjpegQuality(for: 0.5) == 50)

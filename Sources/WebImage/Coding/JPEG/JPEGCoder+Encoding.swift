@@ -13,7 +13,8 @@ extension JPEGCoder {
     /// Encodes the first frame, turned upright, scaled to fit ``ImageEncodeOptions/maxPixelSize``,
     /// with transparency composited onto ``ImageEncodeOptions/backgroundColor``. With
     /// ``ImageEncodeOptions/maxFileSize`` the quality is binary-searched for the largest output
-    /// that fits (the smallest output when none fits).
+    /// that fits (the smallest output when none fits). ``ImageEncodeOptions/progressive`` writes a
+    /// progressive JPEG.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
         guard format == .jpeg else { throw WebImageError.unsupportedFormat(format) }
         let bitmap = try Self.prepareForEncoding(image, options: options)
@@ -22,7 +23,9 @@ extension JPEGCoder {
                 "\(bitmap.width)x\(bitmap.height) exceeds JPEG's limit of \(Self.maxDimension) pixels a side")
         }
         return try bitmap.pixels.withUnsafeBufferPointer { rgba in
-            let encode = { (quality: Int) in try JPEGShim.encode(rgba: rgba, size: bitmap.size, quality: quality) }
+            let encode = { (quality: Int) in
+                try JPEGShim.encode(rgba: rgba, size: bitmap.size, quality: quality, progressive: options.progressive)
+            }
             guard let maxFileSize = options.maxFileSize else {
                 return try encode(Self.libjpegQuality(for: options.compressionQuality))
             }

@@ -45,13 +45,15 @@ enum JPEGShim {
     }
 
     /// Encodes opaque RGBA (alpha is ignored) at libjpeg quality 1...100.
-    static func encode(rgba: UnsafeBufferPointer<UInt8>, size: PixelSize, quality: Int) throws -> Data {
+    static func encode(
+        rgba: UnsafeBufferPointer<UInt8>, size: PixelSize, quality: Int, progressive: Bool
+    ) throws -> Data {
         var output: UnsafeMutablePointer<UInt8>?
         var length: UInt = 0
         let message = try withMessageBuffer { err, errlen in
             cwi_jpeg_encode_rgba(
                 rgba.baseAddress, Int32(size.width), Int32(size.height), size.width * 4, Int32(quality),
-                &output, &length, err, errlen)
+                progressive ? 1 : 0, &output, &length, err, errlen)
         }
         if let message {
             cwi_jpeg_free(output)
