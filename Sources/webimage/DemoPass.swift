@@ -22,13 +22,8 @@ struct DemoPass {
         var pass = DemoPass(loads: loads.count, images: Array(repeating: nil, count: urls.count))
         await withTaskGroup(of: (Int, Result<ImageManagerResult, WebImageError>).self) { group in
             for index in loads {
-                group.addTask {
-                    do throws(WebImageError) {
-                        return (index, .success(try await manager.loadImage(with: urls[index])))
-                    } catch {
-                        return (index, .failure(error))
-                    }
-                }
+                let url = urls[index]
+                group.addTask { (index, await load(url, with: manager)) }
             }
             for await (index, outcome) in group {
                 switch outcome {
@@ -47,6 +42,20 @@ struct DemoPass {
         pass.httpRequests = after.requestCount - before.requestCount
         pass.bytes = after.receivedBytes - before.receivedBytes
         return pass
+    }
+
+    /// One load as a value (a child task returns it; errors are data here). A function, not a
+    /// `do throws(WebImageError) { return (index, .success(...)) } catch { ... }` inside the child
+    /// task's closure: Swift 6.3.1 miscompiles that shape in release builds (the tuple's index
+    /// comes back as garbage on the success path; a 20-line reproducer is in the closing note of
+    /// issue 8), which crashed `swift run -c release webimage demo`.
+    private static func load(_ url: URL, with manager: ImageManager) async -> Result<ImageManagerResult, WebImageError>
+    {
+        do {
+            return .success(try await manager.loadImage(with: url))
+        } catch {
+            return .failure(error)
+        }
     }
 
     func line(name: String) -> String {
