@@ -26,6 +26,39 @@ struct DownloaderCoalescingTests {
         }
     }
 
+    @Test("A revalidation and a plain download of one URL never share a transfer: each gets its own answer")
+    func revalidationDoesNotJoinPlainDownload() async throws {
+        try await Support.withOrigin { origin, downloader in
+            let url = origin.url(Support.pngPath + "?etag=abc&delay=300")
+            let first = try await downloader.loadImage(with: url)
+            var context = WebImageContext()
+            context.loaderCachedImage = first.image
+            context.loaderCachedMetadata = first.metadata
+            let revalidating = ImageDownloaderOptions([.refreshCached], hasCachedImage: true)
+            // Both orders: the second caller arrives while the first one's transfer is in flight.
+            for revalidatesFirst in [false, true] {
+                // A caller arriving while a finished transfer still hands out its result joins it.
+                await Support.waitUntil { downloader.currentDownloadCount == 0 }
+                origin.resetCounters()
+                let plain = ResultRecorder()
+                let revalidation = ResultRecorder()
+                let startPlain = { downloader.downloadImage(with: url, completion: plain.completion) }
+                let startRevalidation = {
+                    downloader.downloadImage(
+                        with: url, options: revalidating, context: context, completion: revalidation.completion)
+                }
+                if revalidatesFirst { _ = startRevalidation() } else { _ = startPlain() }
+                await Support.waitUntil { origin.requestCount(path: Support.pngPath) == 1 }
+                if revalidatesFirst { _ = startPlain() } else { _ = startRevalidation() }
+                #expect(await plain.result().value?.image.width == first.image.width)
+                #expect(await revalidation.result().error == .cacheNotModified)
+                #expect(origin.requestCount(path: Support.pngPath) == 2, "revalidatesFirst \(revalidatesFirst)")
+                let conditional = origin.requests(path: Support.pngPath).filter { $0.header("If-None-Match") != nil }
+                #expect(conditional.count == 1)
+            }
+        }
+    }
+
     @Test("Cancelling one of two callers ends only it; the other succeeds from the same request")
     func cancelOneOfTwo() async throws {
         try await Support.withOrigin { origin, downloader in

@@ -55,6 +55,20 @@ final class DownloadOperation: Sendable {
         self.onCancelWhileQueued = onCancelWhileQueued
     }
 
+    /// Whether a caller with `options` and `context` asks the server the same question as this
+    /// transfer, and so may share it: both plain requests, or both revalidations with the same
+    /// validators and cached bytes. A plain caller that joined a revalidation could get
+    /// `cacheNotModified` for an image it does not have; a revalidating caller that joined a
+    /// plain transfer would never hear that nothing changed.
+    func asksSameQuestion(options: ImageDownloaderOptions, context: WebImageContext?) -> Bool {
+        let revalidates = options.contains(.ignoreCachedResponse)
+        guard revalidates == self.options.contains(.ignoreCachedResponse) else { return false }
+        guard revalidates else { return true }
+        let validators = ImageDownloadConditionalRequest.headers(for: context?.loaderCachedMetadata)
+        let ours = ImageDownloadConditionalRequest.headers(for: self.context?.loaderCachedMetadata)
+        return validators.elementsEqual(ours, by: ==) && context?.loaderCachedData == self.context?.loaderCachedData
+    }
+
     /// Adds a caller; false once the operation closed (the caller then needs a new one).
     func tryAdd(_ token: ImageDownloadToken) -> Bool {
         state.withLock { state in

@@ -227,7 +227,7 @@ public final class ImageDownloader: Sendable {
             }
             guard !state.isShutdown else { return (makeToken(nil), true) }
             let priority = options.queuePriority
-            if let existing = state.operations[key] {
+            if let existing = state.operations[key], existing.asksSameQuestion(options: options, context: context) {
                 let token = makeToken(existing)
                 if existing.tryAdd(token) {
                     state.pending.raise(existing, to: priority)
