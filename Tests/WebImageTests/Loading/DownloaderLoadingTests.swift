@@ -21,13 +21,20 @@ struct DownloaderLoadingTests {
         #expect(config.maxResponseSize == ImageLoaderDecoding.defaultMaxDataSize)
         #expect(config.maxRedirects == 10)
         #expect(config.retryPolicy == .none)
+        #expect(config.resourceTimeout == 120)
         #expect(config.httpHeaders["Accept"] == "image/*,*/*;q=0.8")
         #expect(config.httpHeaders["User-Agent"] == WebImageUserAgent.default)
         var odd = ImageDownloaderConfig()
         for timeout in [0, -1, .nan, .infinity] as [TimeInterval] {
             odd.downloadTimeout = timeout
             #expect(odd.effectiveTimeout == 15)
+            odd.resourceTimeout = timeout
+            #expect(odd.effectiveResourceTimeout == 120)
         }
+        odd.resourceTimeout = nil
+        #expect(odd.effectiveResourceTimeout == nil)
+        odd.resourceTimeout = 1e12
+        #expect(odd.effectiveResourceTimeout == 86_400)
         odd.minimumProgressInterval = 7
         #expect(odd.effectiveProgressInterval == 1)
         odd.minimumProgressInterval = -.infinity
@@ -118,9 +125,8 @@ struct DownloaderLoadingTests {
             #expect(
                 manager.shouldBlockFailedURL(origin.url("/x"), error: .badImageData("x"), options: [], context: nil))
             let shared = ImageLoadersManager.shared.loaders
-            #expect(shared.count == 3)
+            #expect(shared.count == 2)
             #expect((shared.first as? ImageDownloader) === ImageDownloader.shared)
-            #expect(ImageLoadersManager.shared.loader(for: fileURL) is FileImageLoader)
             #expect(ImageLoadersManager.shared.loader(for: dataURL) is DataURLImageLoader)
         }
     }

@@ -53,7 +53,9 @@ struct HTTPTransfer: Sendable {
                 let attempt = Task { [self] () async throws -> DownloadedBody in
                     try await exchange(activity: activity)
                 }
-                let id = environment.idleTimeouts.watch(activity, timeout: timeout) { attempt.cancel() }
+                let id = environment.idleTimeouts.watch(
+                    activity, timeout: timeout, totalTimeout: config.effectiveResourceTimeout
+                ) { attempt.cancel() }
                 defer { environment.idleTimeouts.unwatch(id) }
                 return try await withTaskCancellationHandler {
                     try await attempt.value
@@ -62,21 +64,31 @@ struct HTTPTransfer: Sendable {
                 }
             }
             let operation = operation
-            let id = environment.idleTimeouts.watch(activity, timeout: timeout) { operation.interruptTransfer() }
+            let id = environment.idleTimeouts.watch(
+                activity, timeout: timeout, totalTimeout: config.effectiveResourceTimeout
+            ) { operation.interruptTransfer() }
             defer { environment.idleTimeouts.unwatch(id) }
             return try await exchange(activity: activity)
         } catch let failure as AttemptFailure {
-            if activity.timedOut { throw AttemptFailure(error: timedOut(after: timeout), isIdleTimeout: true) }
+            if activity.timedOut {
+                throw AttemptFailure(error: timedOut(activity, after: timeout), isIdleTimeout: true)
+            }
             throw failure
         } catch {
-            if activity.timedOut { throw AttemptFailure(error: timedOut(after: timeout), isIdleTimeout: true) }
+            if activity.timedOut {
+                throw AttemptFailure(error: timedOut(activity, after: timeout), isIdleTimeout: true)
+            }
             if Task.isCancelled { throw AttemptFailure(error: .cancelled) }
             throw AttemptFailure(error: HTTPErrorMapping.webImageError(error, url: request.url))
         }
     }
 
-    private func timedOut(after timeout: TimeInterval) -> WebImageError {
-        .transferFailed(TransferFailure(.timedOut, "\(request.url.absoluteString): no data for \(timeout) s"))
+    private func timedOut(_ activity: IdleActivity, after timeout: TimeInterval) -> WebImageError {
+        if activity.exceededDeadline, let total = config.effectiveResourceTimeout {
+            return .transferFailed(
+                TransferFailure(.timedOut, "\(request.url.absoluteString): not complete after \(total) s"))
+        }
+        return .transferFailed(TransferFailure(.timedOut, "\(request.url.absoluteString): no data for \(timeout) s"))
     }
 
     /// Sends the request, following redirects and one basic-auth challenge, and receives the body.

@@ -1,10 +1,14 @@
 import Foundation
 import Synchronization
 
-/// The last moment bytes moved in one attempt, and whether its idle timeout fired.
+/// The last moment bytes moved in one attempt, and whether its idle timeout or its overall
+/// deadline fired.
 final class IdleActivity: Sendable {
     private let last = Atomic<UInt64>(DispatchTime.now().uptimeNanoseconds)
     private let expired = Atomic<Bool>(false)
+    private let pastDeadline = Atomic<Bool>(false)
+    /// When the attempt started, for its overall deadline.
+    let startNanoseconds = DispatchTime.now().uptimeNanoseconds
 
     func touch() { last.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed) }
 
@@ -14,10 +18,15 @@ final class IdleActivity: Sendable {
         return now > then ? now - then : 0
     }
 
-    /// Whether the timeout fired (the attempt was interrupted because of it).
+    /// Whether a timeout fired (the attempt was interrupted because of it).
     var timedOut: Bool { expired.load(ordering: .acquiring) }
+    /// Whether the timeout that fired was the overall deadline, not the idle one.
+    var exceededDeadline: Bool { pastDeadline.load(ordering: .acquiring) }
 
-    fileprivate func markTimedOut() { expired.store(true, ordering: .releasing) }
+    fileprivate func markTimedOut(byDeadline: Bool) {
+        if byDeadline { pastDeadline.store(true, ordering: .releasing) }
+        expired.store(true, ordering: .releasing)
+    }
 }
 
 /// The idle timeouts of one downloader's running attempts, checked by a single timer task.
@@ -30,6 +39,8 @@ final class IdleTimeouts: Sendable {
     private struct Watch {
         let activity: IdleActivity
         let limit: UInt64
+        /// Uptime after which the attempt fails however steadily bytes arrive; nil: none.
+        let deadline: UInt64?
         let onTimeout: @Sendable () -> Void
     }
 
@@ -42,12 +53,18 @@ final class IdleTimeouts: Sendable {
     private let state = Mutex(State())
 
     /// Starts watching an attempt; `onTimeout` runs once if `activity` sees nothing for
-    /// `timeout` seconds before ``unwatch(_:)``.
-    func watch(_ activity: IdleActivity, timeout: TimeInterval, onTimeout: @escaping @Sendable () -> Void) -> Int {
+    /// `timeout` seconds, or once the attempt has run for `totalTimeout` seconds (a server
+    /// dripping a byte now and then never trips the idle timeout), before ``unwatch(_:)``.
+    func watch(
+        _ activity: IdleActivity, timeout: TimeInterval, totalTimeout: TimeInterval? = nil,
+        onTimeout: @escaping @Sendable () -> Void
+    ) -> Int {
         let limit = UInt64(max(timeout, 0.001) * 1_000_000_000)
+        let deadline = totalTimeout.map { activity.startNanoseconds + UInt64(max($0, 0.001) * 1_000_000_000) }
         let (id, startMonitor) = state.withLock { state -> (Int, Bool) in
             state.nextID += 1
-            state.watches[state.nextID] = Watch(activity: activity, limit: limit, onTimeout: onTimeout)
+            state.watches[state.nextID] = Watch(
+                activity: activity, limit: limit, deadline: deadline, onTimeout: onTimeout)
             defer { state.monitorRunning = true }
             return (state.nextID, !state.monitorRunning)
         }
@@ -73,13 +90,16 @@ final class IdleTimeouts: Sendable {
             let late = expectedWake.map { now > $0 && now - $0 > Self.starvationSlack } ?? false
             if !late { skippingSince = nil } else if skippingSince == nil { skippingSince = now }
             let skipped = skippingSince.map { now - $0 } ?? 0
-            let (expired, period) = state.withLock { state -> ([Watch], UInt64?) in
-                var expired: [Watch] = []
+            let (expired, period) = state.withLock { state -> ([(Watch, byDeadline: Bool)], UInt64?) in
+                var expired: [(Watch, byDeadline: Bool)] = []
                 var shortest = UInt64.max
                 for (id, watch) in state.watches {
                     let skip = late && skipped < watch.limit
-                    if !skip, watch.activity.idleNanoseconds >= watch.limit {
-                        expired.append(watch)
+                    if let deadline = watch.deadline, now >= deadline {
+                        expired.append((watch, byDeadline: true))
+                        state.watches[id] = nil
+                    } else if !skip, watch.activity.idleNanoseconds >= watch.limit {
+                        expired.append((watch, byDeadline: false))
                         state.watches[id] = nil
                     } else {
                         shortest = min(shortest, watch.limit)
@@ -91,8 +111,8 @@ final class IdleTimeouts: Sendable {
                 }
                 return (expired, min(max(shortest / 8, 2_000_000), 250_000_000))
             }
-            for watch in expired {
-                watch.activity.markTimedOut()
+            for (watch, byDeadline) in expired {
+                watch.activity.markTimedOut(byDeadline: byDeadline)
                 watch.onTimeout()
             }
             guard let period else { return }

@@ -20,6 +20,12 @@ public struct ImageDownloaderConfig: Sendable {
     /// before failing with ``TransferFailure/Kind/timedOut`` (an idle timeout, as URLSession's
     /// `timeoutIntervalForRequest`). Zero, negative and non-finite values mean 15, the default.
     public var downloadTimeout: TimeInterval = 15
+    /// Seconds one attempt may take from its request to its last body byte, however steadily
+    /// bytes arrive (default 120; as URLSession's `timeoutIntervalForResource`, which defaults
+    /// to 7 days). It stops a server that drips a byte now and then, which the idle
+    /// ``downloadTimeout`` never catches; it fails with ``TransferFailure/Kind/timedOut``.
+    /// nil: no limit. Zero, negative and non-finite values mean 120.
+    public var resourceTimeout: TimeInterval? = 120
     /// The least time between two progress callbacks of one caller, clamped to 0…1 s (default 0:
     /// every chunk). The last callback, with all the bytes, is never dropped.
     public var minimumProgressInterval: TimeInterval = 0
@@ -56,6 +62,14 @@ public struct ImageDownloaderConfig: Sendable {
     var effectiveTimeout: TimeInterval {
         guard downloadTimeout.isFinite, downloadTimeout > 0 else { return 15 }
         return min(downloadTimeout, 86_400)
+    }
+
+    /// The overall limit in force: ``resourceTimeout``, 120 s when it is not a positive finite
+    /// number, capped at one day; nil when there is none.
+    var effectiveResourceTimeout: TimeInterval? {
+        guard let resourceTimeout else { return nil }
+        guard resourceTimeout.isFinite, resourceTimeout > 0 else { return 120 }
+        return min(resourceTimeout, 86_400)
     }
 
     var effectiveProgressInterval: TimeInterval {
