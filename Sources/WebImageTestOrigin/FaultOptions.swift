@@ -15,6 +15,8 @@ struct FaultOptions {
     var chunked = false
     var reset: Int?
     var short: Int?
+    /// `long=N`: Content-Length says N bytes fewer than the body that is sent.
+    var long: Int?
     var stall = false
     var close = false
 
@@ -56,6 +58,7 @@ struct FaultOptions {
         case "chunked": chunked = flag(value)
         case "reset": reset = try count(value, name)
         case "short": short = try count(value, name)
+        case "long": long = try count(value, name)
         case "stall": stall = flag(value)
         case "close": close = flag(value)
         case "status": status = try statusCode(value, name)

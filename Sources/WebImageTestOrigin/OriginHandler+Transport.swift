@@ -19,8 +19,8 @@ private enum BodyEnding {
     case reset
 }
 
-/// How the body travels: the transport faults (`delay`, `drip`, `chunked`, `reset`, `short`, `stall`,
-/// `close`).
+/// How the body travels: the transport faults (`delay`, `drip`, `chunked`, `reset`, `short`, `long`,
+/// `stall`, `close`).
 extension OriginHandler {
     /// Chunk size for `chunked=1` without `drip`, so the client sees several chunks.
     private static let defaultChunkSize = 16 << 10
@@ -38,6 +38,10 @@ extension OriginHandler {
         if faults.chunked, response.body != nil {
             headers.remove(name: "Content-Length")
             headers.replaceOrAdd(name: "Transfer-Encoding", value: "chunked")
+        } else if let extra = faults.long, let body = response.body {
+            // The whole body still goes out: the client reads the declared bytes and finds the
+            // rest where the next response should begin.
+            headers.replaceOrAdd(name: "Content-Length", value: String(max(body.readableBytes - extra, 0)))
         }
         let head = HTTPResponseHead(version: request.head.version, status: response.status, headers: headers)
         let body = request.isHead ? nil : response.body

@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// It listens on 127.0.0.1 only, on an ephemeral port, and serves fixtures, generated images,
 /// random bytes and registered bodies. Query parameters on any URL inject faults (`delay`, `drip`,
-/// `reset`, `short`, `stall`, `status`, `type`, `etag`, `redirect`, `fail`, `gzip`, ...); it
+/// `reset`, `short`, `long`, `stall`, `status`, `type`, `etag`, `redirect`, `fail`, `gzip`, ...); it
 /// counts and records every request. Each origin runs on its own event loops, which
 /// ``shutdown()`` stops, closing every connection.
 public final class TestOrigin: Sendable {

@@ -13,11 +13,13 @@ struct ManagerOriginFixture {
 
     /// Runs `body` with a fresh origin, downloader, cache and manager; shuts the downloader and
     /// the origin down and removes the cache directory afterwards, also when `body` throws.
-    static func run<T>(_ body: (ManagerOriginFixture) async throws -> T) async throws -> T {
+    static func run<T>(
+        config: ImageDownloaderConfig = .default, _ body: (ManagerOriginFixture) async throws -> T
+    ) async throws -> T {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("webimage-manager-\(UUID().uuidString)")
         let origin = try await TestOrigin.start(fixturesDirectory: Fixtures.directory)
-        let downloader = ImageDownloader()
+        let downloader = ImageDownloader(config: config)
         defer { try? FileManager.default.removeItem(at: directory) }
         do {
             let cache = try ImageCache(directory: directory)
