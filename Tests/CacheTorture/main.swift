@@ -2,7 +2,8 @@
 // mid-write or run two against one directory. Every value is a function of its key and a
 // generation number written at its front, so any reader can tell an intact value from a torn one.
 //
-//   write    DIR SEED KEYS              store random keys forever (prints "ready" after the first)
+//   write    DIR SEED KEYS [MAXLEN]     store random keys forever (prints "ready" after the first
+//                                       store, then the count after every 100th)
 //   hammer   DIR SEED MILLIS KEYS LIMIT store, read and verify for MILLIS ms with maxDiskSize LIMIT
 //   verify   DIR KEYS MAXLEN            read every key; exit 1 if any value is not intact
 //   fulldisk DIR                        under RLIMIT_FSIZE, a too-large store must fail cleanly
@@ -60,22 +61,24 @@ let maxLength = 256 << 10
 
 switch arguments[1] {
 case "write":
-    guard arguments.count == 5, let seed = UInt64(arguments[3]), let keys = UInt64(arguments[4]) else { fail("write") }
+    guard arguments.count == 5 || arguments.count == 6, let seed = UInt64(arguments[3]),
+        let keys = UInt64(arguments[4])
+    else { fail("write") }
+    let writeLength = arguments.count == 6 ? Int(arguments[5]) ?? maxLength : maxLength
     let cache: DiskCache
     do { cache = try DiskCache(directory: directory) } catch { fail("\(error)") }
     var rng = SplitMix64(state: seed)
-    var announced = false
+    var stores = 0
     while true {
         let key = "k\(rng.next() % keys)"
         do {
             try cache.setData(
-                value(key: key, generation: rng.next() % 1000, maxLength: maxLength), forKey: key, metadata: nil)
+                value(key: key, generation: rng.next() % 1000, maxLength: writeLength), forKey: key, metadata: nil)
         } catch { fail("store \(key): \(error)") }
-        if !announced {
-            // Unbuffered, so the parent sees it at once.
-            FileHandle.standardOutput.write(Data("ready\n".utf8))
-            announced = true
-        }
+        stores += 1
+        // Unbuffered, so the parent sees each line at once.
+        if stores == 1 { FileHandle.standardOutput.write(Data("ready\n".utf8)) }
+        if stores % 100 == 0 { FileHandle.standardOutput.write(Data("\(stores)\n".utf8)) }
     }
 
 case "hammer":

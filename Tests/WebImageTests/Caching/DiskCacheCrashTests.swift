@@ -40,10 +40,47 @@ import Testing
         }
     }
 
+    /// Thousands of small entries, each writer killed after a random number of stores (so the
+    /// count does not depend on the machine's speed) plus a random sub-millisecond delay.
+    @Test func sigkilledWritersOfThousandsOfEntriesLeaveOnlyIntactOnes() throws {
+        try withTemporaryDiskCacheDirectory { url in
+            var rng = SplitMix64(seed: 0xDEAD_BEEF)
+            let keys = 4000
+            let maxLength = 8 << 10
+            var stored = 0
+            for round in 0..<6 {
+                let (process, out) = CacheTorture.process(
+                    ["write", url.path, "\(round + 100)", "\(keys)", "\(maxLength)"])
+                try process.run()
+                #expect(out.fileHandleForReading.availableDataLine() == "ready")
+                let target = 500 + Int(rng.next() % 1000)
+                while let count = Int(out.fileHandleForReading.availableDataLine()), count < target {}
+                usleep(UInt32(rng.next() % 800))
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                #expect(process.terminationReason == .uncaughtSignal)
+                stored += target
+            }
+            #expect(stored >= 3000)
+            let cache = try DiskCache(directory: url)
+            var intact = 0
+            for index in 0..<keys {
+                guard let data = cache.data(forKey: "k\(index)") else { continue }
+                #expect(CacheTorture.isIntact(data, key: "k\(index)", maxLength: maxLength), "k\(index)")
+                intact += 1
+            }
+            #expect(intact >= 1000, "only \(intact) entries read back")
+            #expect(cache.totalCount == intact)
+            try cache.removeExpiredData()
+            #expect(diskCacheDirectoryListing(url).allSatisfy { DiskCacheFileNames.isEntryName($0) })
+            #expect(diskCacheDirectoryListing(url).count == intact)
+        }
+    }
+
     @Test func twoProcessesHammeringOneDirectoryNeverSeeCorruption() throws {
         try withTemporaryDiskCacheDirectory { url in
             // 48 keys of up to 64 KiB against a 1 MiB limit: both processes trim constantly.
-            let arguments = { (seed: Int) in ["hammer", url.path, "\(seed)", "1200", "48", "\(1 << 20)"] }
+            let arguments = { (seed: Int) in ["hammer", url.path, "\(seed)", "3000", "48", "\(1 << 20)"] }
             let (first, firstOut) = CacheTorture.process(arguments(1))
             let (second, secondOut) = CacheTorture.process(arguments(2))
             try first.run()
