@@ -12,7 +12,7 @@ import Testing
 /// blur the number.
 private func runMeasuringPeakMemory(_ arguments: [String]) throws -> (status: Int32, peakBytes: Int) {
     let argv = ([CommandRunner.executable.path] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for argument in argv { free(argument) } }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
