@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Synchronization
+import WebImage
 
 /// A body the origin can serve, with the headers that describe it.
 struct Resource: Sendable {
@@ -41,13 +42,13 @@ struct OriginState {
 }
 
 /// The state and configuration the server's channel handlers share. Sendable: the mutable part
-/// lives in a `Mutex`, the rest is immutable.
+/// lives behind a lock, the rest is immutable.
 final class OriginCore: Sendable {
     /// Generated images are cached up to this many bytes in total; beyond it they are regenerated.
     static let generatedCacheLimit = 256 << 20
 
     let fixturesDirectory: URL?
-    let state = Mutex(OriginState())
+    let state = Locked(OriginState())
 
     init(fixturesDirectory: URL?) {
         self.fixturesDirectory = fixturesDirectory?.standardizedFileURL

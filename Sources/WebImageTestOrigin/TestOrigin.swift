@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import Synchronization
+import WebImage
 
 /// A loopback HTTP/1.1 server for tests, the demo and benchmarks.
 ///
@@ -22,7 +23,7 @@ public final class TestOrigin: Sendable {
     private let core: OriginCore
     private let group: MultiThreadedEventLoopGroup
     private let serverChannel: any Channel
-    private let isShutDown = Mutex(false)
+    private let isShutDown = Locked(false)
 
     private init(core: OriginCore, group: MultiThreadedEventLoopGroup, serverChannel: any Channel) throws {
         guard let address = serverChannel.localAddress, let port = address.port, let host = address.ipAddress,

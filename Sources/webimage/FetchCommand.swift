@@ -122,7 +122,7 @@ final class FetchTally: Sendable {
         var errors: [(url: String, error: String)] = []
     }
     /// Behind a lock: loads finish on many tasks at once.
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var finished: Int { state.withLock { $0.fromMemory + $0.fromDisk + $0.fromNetwork + $0.errors.count } }
 

@@ -7,7 +7,7 @@ import WebImage
 final class FetchOutputWriter: Sendable {
     let directory: URL
     /// Names handed out in this run, behind a lock: loads finish concurrently.
-    private let taken = Mutex<Set<String>>([])
+    private let taken = Locked<Set<String>>([])
 
     init(directory path: String) throws {
         directory = URL(fileURLWithPath: path, isDirectory: true)

@@ -102,7 +102,7 @@ struct PrefetchCommand: AsyncParsableCommand {
 /// Collects the prefetcher's skipped URLs and their errors.
 private final class SkipRecorder: ImagePrefetcherDelegate {
     /// Behind a lock: the delegate may be called from any queue.
-    private let entries = Mutex<[(String, String)]>([])
+    private let entries = Locked<[(String, String)]>([])
 
     var skipped: [(String, String)] { entries.withLock { $0 } }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WebImage
 
 #if canImport(Glibc)
     import Glibc
@@ -13,7 +14,7 @@ final class ProgressDisplay: Sendable {
     private let isTerminal = isatty(STDERR_FILENO) == 1
     private let start = ContinuousClock.now
     /// The last count shown, behind a lock: updates may come from any thread.
-    private let shown = Mutex(-1)
+    private let shown = Locked(-1)
 
     init(total: Int, label: String) {
         self.total = max(total, 0)

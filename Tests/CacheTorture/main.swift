@@ -8,6 +8,9 @@
 //   verify   DIR KEYS MAXLEN            read every key; exit 1 if any value is not intact
 //   fulldisk DIR                        under RLIMIT_FSIZE, a too-large store must fail cleanly
 //   bench    DIR FILE...                disk hit + decode vs. reading the file + decode (build -c release)
+//   decode   DIR                        decode and re-encode every file in DIR; one line per file
+//                                       ("NAME ok WxH" or "NAME error CODE"), then this process's
+//                                       peak resident memory ("peak=BYTES", from VmHWM)
 import Foundation
 import WebImage
 
@@ -205,6 +208,30 @@ case "bench":
                 + " \(us(times.cacheDecode, iterations / 10 + 1)) us, ratio"
                 + " \(String(format: "%.3f", times.cacheDecode / times.plainDecode))")
     }
+
+case "decode":
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()) ?? []
+    for name in names {
+        guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else {
+            fail("cannot read \(name)")
+        }
+        do {
+            let image = try ImageCodersManager.shared.decode(data, options: ImageDecodeOptions())
+            _ = try ImageCodersManager.shared.encode(image, as: .png, options: ImageEncodeOptions())
+            print("\(name) ok \(image.width)x\(image.height)")
+        } catch let error as WebImageError {
+            print("\(name) error \(error.code)")
+        } catch {
+            fail("\(name): untyped error \(error)")
+        }
+    }
+    // VmHWM belongs to this program's own address space (new at exec), unlike wait4's
+    // ru_maxrss, which Linux carries over from the process that spawned it.
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let peak =
+        status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+        .flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? -1
+    print("peak=\(peak * 1024)")
 
 default:
     fail("unknown mode \(arguments[1])")

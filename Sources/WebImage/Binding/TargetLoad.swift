@@ -124,8 +124,8 @@ struct TargetLoad: Sendable {
 
 /// A block that runs at most once, however often it is called.
 private final class OnceBlock: Sendable {
-    private let block: Mutex<(@Sendable () -> Void)?>
-    init(_ block: @escaping @Sendable () -> Void) { self.block = Mutex(block) }
+    private let block: Locked<(@Sendable () -> Void)?>
+    init(_ block: @escaping @Sendable () -> Void) { self.block = Locked(block) }
     @Sendable func call() {
         let block = self.block.withLock { block in
             defer { block = nil }

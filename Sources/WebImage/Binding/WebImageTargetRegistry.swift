@@ -4,7 +4,7 @@ import Synchronization
 /// One `setImage` call's load: the manager's operation once it exists.
 final class BindingLoad: Sendable {
     /// The operation and whether the load was cancelled; behind this lock.
-    private let state = Mutex<(operation: CombinedOperation?, cancelled: Bool)>((nil, false))
+    private let state = Locked<(operation: CombinedOperation?, cancelled: Bool)>((nil, false))
 
     func attach(_ operation: CombinedOperation) {
         let cancelled = state.withLock { state in
@@ -58,7 +58,7 @@ final class WebImageTargetRegistry: Sendable {
     /// How often the sweeper looks for targets that went away while loading.
     static let sweepInterval = Duration.milliseconds(200)
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Reads or edits `target`'s entry (made if missing, replaced if a dead target left it).
     func withEntry<T>(_ target: any WebImageTarget, _ body: (inout Entry) -> T) -> T {

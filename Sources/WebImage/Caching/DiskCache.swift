@@ -38,7 +38,7 @@ public final class DiskCache: DiskCaching {
         /// processes change the directory too, so trimming rescans rather than trusting it.
         var totalSize: Int?
     }
-    let state = Mutex(State())
+    let state = Locked(State())
 
     /// Opens (creating with mode 0700 if needed) the cache in `directory`.
     /// - Throws: ``WebImageError/diskCacheFailure(_:)`` if the directory cannot be created.

@@ -21,8 +21,8 @@ public final class ImageCache: ImageCaching {
     /// Disk work runs here (see the type's documentation).
     let ioQueue = DispatchQueue(label: "swift-web-image.ImageCache.io", qos: .utility, attributes: .concurrent)
     /// Disk queries under way, keyed by what makes their results interchangeable.
-    let inFlight = Mutex(InFlightTable())
-    private let pathProvider = Mutex<(@Sendable (String) -> String?)?>(nil)
+    let inFlight = Locked(InFlightTable())
+    private let pathProvider = Locked<(@Sendable (String) -> String?)?>(nil)
 
     /// A cache made of the given parts.
     public init(

@@ -13,10 +13,10 @@ public final class ImageCacheToken: Sendable {
     }
 
     /// Everything mutable sits behind this lock; the completion is taken out once.
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(completion: @escaping Completion) {
-        state = Mutex(State(completion: completion))
+        state = Locked(State(completion: completion))
     }
 
     /// Whether ``cancel()`` was called.

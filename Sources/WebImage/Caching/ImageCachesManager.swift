@@ -27,14 +27,14 @@ public final class ImageCachesManager: ImageCaching {
     }
 
     /// The cache list and the policies; every stored property is behind this lock.
-    let state: Mutex<State>
+    let state: Locked<State>
 
     /// The manager of the shared cache, holding ``ImageCache/shared``.
     public static let shared = ImageCachesManager(caches: [ImageCache.shared])
 
     /// A manager of `caches`, lowest priority first.
     public init(caches: [any ImageCaching] = []) {
-        state = Mutex(State(caches: caches))
+        state = Locked(State(caches: caches))
     }
 
     /// The caches, lowest priority first.

@@ -48,12 +48,12 @@ public final class MemoryCache: MemoryCaching {
 
     // Images removed under the lock are handed back and released after it: freeing large pixel
     // buffers should not lengthen the critical section every hit waits on.
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// A cache with the limits of `config`: ``ImageCacheConfig/maxMemoryCost``,
     /// ``ImageCacheConfig/maxMemoryCount`` and ``ImageCacheConfig/maxMemoryEntryFraction``.
     public init(config: ImageCacheConfig = ImageCacheConfig()) {
-        state = Mutex(
+        state = Locked(
             State(
                 costLimit: max(0, config.maxMemoryCost), countLimit: max(0, config.maxMemoryCount),
                 entryFraction: config.maxMemoryEntryFraction))

@@ -4,14 +4,14 @@ import Synchronization
 /// The coder registry (`SDImageCodersManager`): tries coders newest first and uses the first
 /// that can handle the data or format. It is itself an ``ImageCoding``.
 public final class ImageCodersManager: ProgressiveImageCoding, AnimatedImageCoding {
-    private let registered: Mutex<[any ImageCoding]>
+    private let registered: Locked<[any ImageCoding]>
 
     /// The registry with the built-in coders (PNG, JPEG, GIF, WebP).
     public static let shared = ImageCodersManager()
 
     /// A registry holding `coders`, the first of them tried first.
     public init(coders: [any ImageCoding] = ImageCodersManager.builtInCoders) {
-        registered = Mutex(coders)
+        registered = Locked(coders)
     }
 
     /// The coders in the order they are tried.

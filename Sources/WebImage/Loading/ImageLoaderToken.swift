@@ -13,7 +13,7 @@ public final class ImageLoaderToken: ImageLoadingOperation {
     }
 
     /// Every mutable field sits behind this lock; callbacks are taken out and run outside it.
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// The URL being loaded.
     public let url: URL
@@ -21,7 +21,7 @@ public final class ImageLoaderToken: ImageLoadingOperation {
     /// A token that will report to `completion` and `progress`.
     public init(url: URL, progress: ImageLoaderProgress?, completion: @escaping ImageLoaderCompletion) {
         self.url = url
-        state = Mutex(State(completion: completion, progress: progress))
+        state = Locked(State(completion: completion, progress: progress))
     }
 
     public var isCancelled: Bool { state.withLock { $0.cancelled } }

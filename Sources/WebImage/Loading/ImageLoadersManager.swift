@@ -4,11 +4,11 @@ import Synchronization
 /// Chains loaders (SDWebImage's `SDImageLoadersManager`): the newest loader that can request a
 /// URL loads it. It is itself an ``ImageLoading``, so the manager needs no special case.
 public final class ImageLoadersManager: ImageLoading {
-    private let registered: Mutex<[any ImageLoading]>
+    private let registered: Locked<[any ImageLoading]>
 
     /// Loaders in the order they were added; the last is asked first.
     public init(loaders: [any ImageLoading]) {
-        registered = Mutex(loaders)
+        registered = Locked(loaders)
     }
 
     /// The loaders, oldest first (the last one is asked first).

@@ -20,7 +20,7 @@ extension ImageLoading {
         progress: ImageLoaderProgress? = nil
     ) async throws(WebImageError) -> ImageLoadResult {
         // One lock for both fields, so a cancel racing the start is seen by one side or the other.
-        let state = Mutex<(operation: (any ImageLoadingOperation)?, cancelled: Bool)>((nil, false))
+        let state = Locked<(operation: (any ImageLoadingOperation)?, cancelled: Bool)>((nil, false))
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<Result<ImageLoadResult, WebImageError>, Never>) in

@@ -17,7 +17,7 @@ public final class CombinedOperation: ImageLoadingOperation {
     }
 
     /// Every mutable field sits behind this lock.
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// The URL being loaded.
     public let url: URL?

@@ -75,7 +75,7 @@ final class SharedLoad: Sendable {
     }
 
     /// Every mutable field sits behind this lock; callbacks run outside it.
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// The engine's own operation: cancelled when nobody waits any more.
     let operation: CombinedOperation
     /// Takes this run out of the manager's table, so later loads start afresh.

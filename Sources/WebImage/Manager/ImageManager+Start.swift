@@ -8,7 +8,7 @@ extension ImageManager {
         url: URL?, options: WebImageOptions, context: WebImageContext?, sink: LoadSink,
         outcome deliver: @escaping @Sendable (Result<LoadOutcome, WebImageError>) -> Void
     ) -> CombinedOperation {
-        let key = Mutex<String?>(nil)
+        let key = Locked<String?>(nil)
         let report: @Sendable (Result<LoadOutcome, WebImageError>) -> Void = { [telemetry] outcome in
             telemetry.loadEnded(url: url, key: key.withLock { $0 }, outcome: outcome)
             deliver(outcome)

@@ -30,15 +30,15 @@ public final class ImageManager: Sendable {
         weak var delegate: (any ImageManagerDelegate)?
     }
 
-    private let settings = Mutex(Settings())
-    private let delegateReference = Mutex(DelegateReference())
+    private let settings = Locked(Settings())
+    private let delegateReference = Locked(DelegateReference())
     /// URLs whose load failed in a way the loader (or delegate) says will fail again.
-    private let failedURLs = Mutex(Set<URL>())
+    private let failedURLs = Locked(Set<URL>())
     /// Loads that have not finished, for ``isRunning`` and ``cancelAll()``.
-    private let running = Mutex([ObjectIdentifier: CombinedOperation]())
-    private static let defaults = Mutex(Defaults())
+    private let running = Locked([ObjectIdentifier: CombinedOperation]())
+    private static let defaults = Locked(Defaults())
     /// Engine runs that concurrent loads share (see ``LoadCoalescingKey``).
-    let sharedLoads = Mutex([LoadCoalescingKey: SharedLoad]())
+    let sharedLoads = Locked([LoadCoalescingKey: SharedLoad]())
     /// Where loads are logged and counted.
     let telemetry: ManagerTelemetry
 

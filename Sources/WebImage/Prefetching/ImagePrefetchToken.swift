@@ -21,7 +21,7 @@ public final class ImagePrefetchToken: Sendable {
     /// Where this token's blocks (and the delegate) run.
     let callbackQueue: DispatchQueue
     /// Every mutable field sits behind this lock (taken after the prefetcher's, never before).
-    let state: Mutex<State>
+    let state: Locked<State>
     private let prefetcher: ImagePrefetcher
 
     init(
@@ -34,7 +34,7 @@ public final class ImagePrefetchToken: Sendable {
         self.context = context
         self.callbackQueue = callbackQueue
         self.prefetcher = prefetcher
-        state = Mutex(State(progress: progress, completed: completed))
+        state = Locked(State(progress: progress, completed: completed))
     }
 
     /// URLs that finished so far, loaded or not.
@@ -68,7 +68,7 @@ final class PrefetchJob: Sendable {
     let index: Int
     var url: URL { token.urls[index] }
     /// The manager's operation and whether the job ended; behind this lock.
-    private let state = Mutex<(operation: CombinedOperation?, ended: Bool)>((nil, false))
+    private let state = Locked<(operation: CombinedOperation?, ended: Bool)>((nil, false))
 
     init(token: ImagePrefetchToken, index: Int) {
         self.token = token

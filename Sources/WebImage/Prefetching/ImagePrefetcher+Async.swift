@@ -37,7 +37,7 @@ private final class PendingPrefetch: Sendable {
         var resumed = false
     }
     /// Every field sits behind this lock.
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func setContinuation(_ continuation: CheckedContinuation<ImagePrefetchResult, Never>) {
         state.withLock { $0.continuation = continuation }

@@ -27,7 +27,7 @@ public final class ImagePrefetcher: Sendable {
 
     /// The manager every prefetch goes through.
     public let manager: ImageManager
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let serialQueue = DispatchQueue(label: "swift-web-image.prefetcher")
 
     /// A prefetcher loading through `manager`.

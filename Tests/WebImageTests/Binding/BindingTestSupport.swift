@@ -13,7 +13,7 @@ final class RecordingTarget: WebImageTarget {
         var url: URL?
     }
     let imageManager: ImageManager
-    private let displays = Mutex<[Display]>([])
+    private let displays = Locked<[Display]>([])
 
     init(manager: ImageManager) { imageManager = manager }
 
@@ -33,7 +33,7 @@ final class TargetCompletionLog: Sendable {
         var cacheType: ImageCacheType
         var url: URL?
     }
-    private let calls = Mutex<[Call]>([])
+    private let calls = Locked<[Call]>([])
     var all: [Call] { calls.withLock { $0 } }
     var completion: WebImageTargetCompletion {
         { image, error, cacheType, url in
@@ -44,7 +44,7 @@ final class TargetCompletionLog: Sendable {
 
 /// Counts indicator calls.
 final class RecordingIndicator: WebImageIndicator {
-    private let events = Mutex<[String]>([])
+    private let events = Locked<[String]>([])
     var all: [String] { events.withLock { $0 } }
     func startAnimating() { events.withLock { $0.append("start") } }
     func stopAnimating() { events.withLock { $0.append("stop") } }

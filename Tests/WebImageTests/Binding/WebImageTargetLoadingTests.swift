@@ -185,7 +185,7 @@ struct WebImageTargetLoadingTests {
         let queue = DispatchQueue(label: "test.binding.queue")
         let key = DispatchSpecificKey<Bool>()
         queue.setSpecific(key: key, value: true)
-        let onQueue = Mutex<[Bool]>([])
+        let onQueue = Locked<[Bool]>([])
         final class QueueTarget: WebImageTarget {
             let imageManager: ImageManager
             let check: @Sendable () -> Void

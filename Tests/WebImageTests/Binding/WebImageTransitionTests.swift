@@ -8,8 +8,8 @@ import Testing
 struct WebImageTransitionTests {
     /// A transition that records its hooks and finishes its animation when told to.
     final class Recorder: Sendable {
-        let events = Mutex<[String]>([])
-        let pendingDone = Mutex<[@Sendable () -> Void]>([])
+        let events = Locked<[String]>([])
+        let pendingDone = Locked<[@Sendable () -> Void]>([])
         var all: [String] { events.withLock { $0 } }
 
         func transition(holdAnimation: Bool = false) -> WebImageTransition {

@@ -10,7 +10,7 @@ final class FakeMemoryCache: MemoryCaching {
         var images: [String: (image: Image, cost: Int)] = [:]
         var lookups = 0
     }
-    let state = Mutex(State())
+    let state = Locked(State())
 
     func image(forKey key: String) -> Image? {
         state.withLock { state in
@@ -37,10 +37,10 @@ final class FakeDiskCache: DiskCaching {
         var failWrites = false
         var expired: Set<String> = []
     }
-    let state = Mutex(State())
+    let state = Locked(State())
     /// Signalled once per waiting read by ``release()``; nil = reads never wait.
     private let gate: DispatchSemaphore?
-    private let waiting = Mutex(0)
+    private let waiting = Locked(0)
 
     init(holdingReads: Bool = false) {
         gate = holdingReads ? DispatchSemaphore(value: 0) : nil
@@ -90,7 +90,7 @@ final class FakeDiskCache: DiskCaching {
 
 /// The shared registry, counting decodes and encodes.
 final class CountingCoder: ImageCoding {
-    private let counts = Mutex((decodes: 0, encodes: 0, lastFormat: ImageFormat.undefined))
+    private let counts = Locked((decodes: 0, encodes: 0, lastFormat: ImageFormat.undefined))
     var decodes: Int { counts.withLock { $0.decodes } }
     var encodes: Int { counts.withLock { $0.encodes } }
     var lastEncodedFormat: ImageFormat { counts.withLock { $0.lastFormat } }

@@ -8,7 +8,7 @@ import Testing
 struct ImageCacheCallbackTests {
     /// Records every completion call.
     final class Calls: Sendable {
-        let calls = Mutex<[(Image?, Data?, ImageCacheType)]>([])
+        let calls = Locked<[(Image?, Data?, ImageCacheType)]>([])
         var count: Int { calls.withLock { $0.count } }
         var last: (Image?, Data?, ImageCacheType)? { calls.withLock { $0.last } }
         func record(_ image: Image?, _ data: Data?, _ type: ImageCacheType) {

@@ -120,7 +120,7 @@ struct ImageCacheCoalescingTests {
         await CacheFixtures.waitUntil { disk.heldReads >= 2 }
         let hit = try await cache.queryImage(forKey: "fast")
         #expect(hit.cacheType == .memory && hit.image?.width == 2)
-        let done = Mutex(false)
+        let done = Locked(false)
         let token = cache.queryCacheOperation(forKey: "fast") { _, _, _ in done.withLock { $0 = true } }
         #expect(token == nil)
         #expect(done.withLock { $0 })

@@ -9,7 +9,7 @@ import Testing
 /// schedules at least one.
 private final class CountingExecutor: SerialExecutor {
     let queue = DispatchQueue(label: "counting-executor")
-    let enqueued = Mutex(0)
+    let enqueued = Locked(0)
 
     func enqueue(_ job: consuming ExecutorJob) {
         enqueued.withLock { $0 += 1 }

@@ -180,7 +180,7 @@ struct DownloaderCoalescingTests {
             let first = ResultRecorder()
             let late = ResultRecorder()
             // The first body chunk (of about 14) is the moment to join: the transfer is mid-body.
-            let joined = Mutex(false)
+            let joined = Locked(false)
             let joinOnFirstBytes: ImageLoaderProgress = { received, _, _ in
                 guard received > 0 else { return }
                 let join = joined.withLock { joined in

@@ -123,7 +123,7 @@ struct DownloaderHooksTests {
     @Test("A per-request response handler sees the status and headers before the completion")
     func responseHandler() async throws {
         try await Support.withOrigin { origin, downloader in
-            let seen = Mutex<[ImageDownloadResponse]>([])
+            let seen = Locked<[ImageDownloadResponse]>([])
             let recorder = ResultRecorder()
             var context = WebImageContext()
             context.downloadResponseHandler = { response in

@@ -44,7 +44,7 @@ struct DownloaderQueueTests {
             let lateAdded = ResultRecorder()
             let urls = ["a", "b", "c", "d", "e"].map { origin.url("\(path)?id=\($0)&delay=50") }
             // When d starts (b and c still queued), e joins the queue: LIFO runs it before c and b.
-            let addLate = Mutex(true)
+            let addLate = Locked(true)
             let onStartOfD: ImageLoaderProgress = { _, _, _ in
                 let first = addLate.withLock { pending in
                     defer { pending = false }

@@ -64,7 +64,7 @@ final class ResultRecorder: Sendable {
         var waiters: [CheckedContinuation<Result<ImageLoadResult, WebImageError>, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var completion: ImageLoaderCompletion {
         { [self] result in

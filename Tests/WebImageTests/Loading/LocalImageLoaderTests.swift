@@ -213,7 +213,7 @@ import Testing
 
 /// Records progress callbacks from any thread.
 private final class ProgressLog: Sendable {
-    private let storage = Mutex<[(received: Int, expected: Int)]>([])
+    private let storage = Locked<[(received: Int, expected: Int)]>([])
     var entries: [(received: Int, expected: Int)] { storage.withLock { $0 } }
     var record: ImageLoaderProgress {
         { received, expected, _ in self.storage.withLock { $0.append((received, expected)) } }
@@ -221,7 +221,7 @@ private final class ProgressLog: Sendable {
 }
 
 private final class ResultLog: Sendable {
-    private let storage = Mutex<[Result<ImageLoadResult, WebImageError>]>([])
+    private let storage = Locked<[Result<ImageLoadResult, WebImageError>]>([])
     func append(_ result: Result<ImageLoadResult, WebImageError>) { storage.withLock { $0.append(result) } }
     var count: Int { storage.withLock { $0.count } }
     var errors: [WebImageError] {

@@ -72,7 +72,7 @@ import Testing
 }
 
 final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
     func increment() { count.withLock { $0 += 1 } }
     var value: Int { count.withLock { $0 } }
 }

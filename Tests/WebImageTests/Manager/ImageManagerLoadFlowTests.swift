@@ -199,10 +199,10 @@ import Testing
 }
 
 final class TestDelegate: ImageManagerDelegate {
-    private let state: Mutex<(allowDownloads: Bool, block: Bool?)>
+    private let state: Locked<(allowDownloads: Bool, block: Bool?)>
 
     init(allowDownloads: Bool, block: Bool?) {
-        state = Mutex((allowDownloads, block))
+        state = Locked((allowDownloads, block))
     }
 
     var allowDownloads: Bool {

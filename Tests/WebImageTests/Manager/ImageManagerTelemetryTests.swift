@@ -106,7 +106,7 @@ final class CapturedLogs: Sendable {
         var rendered: String { "\(message) \(metadata.sorted { $0.key < $1.key })" }
     }
 
-    private let storage = Mutex<[Entry]>([])
+    private let storage = Locked<[Entry]>([])
     var entries: [Entry] { storage.withLock { $0 } }
 
     func logger(_ label: String) -> Logger {

@@ -153,7 +153,7 @@ import Testing
         let (manager, loader, _, _) = try F.make()
         let url = try #require(URL(string: "test://origin/hang-handler.png"))
         loader.respond(to: url, with: .hang)
-        let runs = Mutex(0)
+        let runs = Locked(0)
         let operation = manager.loadImage(with: url, completed: CompletionLog().completion)
         operation.onCancel { runs.withLock { $0 += 1 } }
         #expect(runs.withLock { $0 } == 0)

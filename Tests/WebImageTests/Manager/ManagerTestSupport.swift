@@ -22,7 +22,7 @@ final class ScriptedLoader: ImageLoading {
         var requests: [URL: Int] = [:]
         var contexts: [WebImageContext] = []
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func respond(to url: URL, with response: Response) { state.withLock { $0.responses[url] = response } }
     func requestCount(for url: URL) -> Int { state.withLock { $0.requests[url] ?? 0 } }
@@ -87,8 +87,8 @@ final class CompletionLog: Sendable {
         var finished: Bool
         var onQueue: Bool
     }
-    private let calls = Mutex<[Call]>([])
-    private let finishedCount = Mutex(0)
+    private let calls = Locked<[Call]>([])
+    private let finishedCount = Locked(0)
     static let queueKey = DispatchSpecificKey<String>()
 
     var completion: ImageManagerCompletion {

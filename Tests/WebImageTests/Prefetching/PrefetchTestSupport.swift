@@ -14,7 +14,7 @@ final class PrefetchLog: ImagePrefetcherDelegate {
         case progress(finished: Int, total: Int)
         case completed(finished: Int, skipped: Int)
     }
-    private let events = Mutex<[Event]>([])
+    private let events = Locked<[Event]>([])
 
     var all: [Event] { events.withLock { $0 } }
     func record(_ event: Event) { events.withLock { $0.append(event) } }

@@ -13,7 +13,7 @@ private final class LoadRecord: Sendable {
         var error: WebImageError?
         var waiter: CheckedContinuation<Void, Never>?
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func complete(image: Image?, error: WebImageError?) {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
@@ -46,7 +46,7 @@ private final class LoadRecord: Sendable {
 private final class LoadRun: Sendable {
     let next = Atomic<Int>(0)
     let peakMemoryCost = Atomic<Int>(0)
-    let cancelled = Mutex(Set<Int>())
+    let cancelled = Locked(Set<Int>())
 }
 
 /// The resident set size of this process, from /proc.

@@ -60,7 +60,7 @@ struct AnimatedTransformTests {
     func inconsistentFrames() throws {
         let image = try decodeAnimation()
         final class Counter: Sendable {
-            let calls = Mutex(0)
+            let calls = Locked(0)
         }
         let counter = Counter()
         let growing = ImageClosureTransformer(key: "grow") { input in

@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// Keeps the parsed frame table and the last composited canvas, so asking for frames in order
 /// costs one frame's decoding each; going backwards starts again from the first frame.
-/// Thread-safe: the canvas and decoder sit behind a `Mutex`.
+/// Thread-safe: the canvas and decoder sit behind a lock.
 public final class GIFAnimatedImageProvider: AnimatedImageProvider {
     private struct State {
         var compositor: GIFCompositor
@@ -17,7 +17,7 @@ public final class GIFAnimatedImageProvider: AnimatedImageProvider {
     private let container: GIFContainer
     /// The size frames are resampled to, or nil for the canvas size.
     private let outputSize: PixelSize?
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Parses `data` and checks the canvas against ``ImageDecodeOptions/maxPixelCount``.
     /// A thumbnail size or byte limit in `options` resamples every frame.
@@ -32,7 +32,7 @@ public final class GIFAnimatedImageProvider: AnimatedImageProvider {
         outputSize = DecodeGeometry.targetSize(
             storedSize: PixelSize(width: container.width, height: container.height), orientation: .up,
             frameCount: container.frames.count, options: options)
-        state = Mutex(State(compositor: GIFCompositor(container: container, maxPixelCount: options.maxPixelCount)))
+        state = Locked(State(compositor: GIFCompositor(container: container, maxPixelCount: options.maxPixelCount)))
     }
 
     public var frameCount: Int { container.frames.count }

@@ -6,7 +6,7 @@ import Synchronization
 /// `SDAnimatedImageCoder`).
 ///
 /// Sequential access costs one frame decode per frame; asking for an earlier frame restarts
-/// from the first. The only mutable state, the libwebp decoder, sits behind `state`'s `Mutex`;
+/// from the first. The only mutable state, the libwebp decoder, sits behind `state`'s lock;
 /// every other stored property is an immutable Sendable value, so the class is checked `Sendable`.
 final class WebPAnimationProvider: AnimatedImageProvider {
     let animatedImageData: Data
@@ -15,7 +15,7 @@ final class WebPAnimationProvider: AnimatedImageProvider {
     private let durations: [Double]
     private let outputSize: PixelSize?
     private let canvas: PixelSize
-    private let state: Mutex<WebPAnimationDecoder?>
+    private let state: Locked<WebPAnimationDecoder?>
 
     /// A provider that opens its decoder on the first frame request.
     init(data: Data, container: WebPContainer, outputSize: PixelSize?) {
@@ -25,7 +25,7 @@ final class WebPAnimationProvider: AnimatedImageProvider {
         durations = container.durations
         self.outputSize = outputSize
         canvas = PixelSize(width: container.width, height: container.height)
-        state = Mutex(nil)
+        state = Locked(nil)
     }
 
     /// A provider that takes over an open decoder.
@@ -36,7 +36,7 @@ final class WebPAnimationProvider: AnimatedImageProvider {
         durations = container.durations
         outputSize = decoder.outputSize
         canvas = decoder.canvas
-        state = Mutex(decoder)
+        state = Locked(decoder)
     }
 
     func duration(at index: Int) -> Double {

@@ -28,7 +28,7 @@ final class DownloadOperation: Sendable {
         var snapshot = Snapshot()
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Whether any caller ever gave a progress block: without one, receiving a chunk skips
     /// the per-caller progress pass.
     private let progressObserved = Atomic<Bool>(false)

@@ -50,7 +50,7 @@ final class IdleTimeouts: Sendable {
         var monitorRunning = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Starts watching an attempt; `onTimeout` runs once if `activity` sees nothing for
     /// `timeout` seconds, or once the attempt has run for `totalTimeout` seconds (a server

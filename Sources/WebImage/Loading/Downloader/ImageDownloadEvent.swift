@@ -15,7 +15,7 @@ public enum ImageDownloadEvent: Sendable {
 
 /// Fans events out to every subscriber's own stream.
 final class DownloadEventBroadcaster: Sendable {
-    private let subscribers = Mutex<[Int: AsyncStream<ImageDownloadEvent>.Continuation]>([:])
+    private let subscribers = Locked<[Int: AsyncStream<ImageDownloadEvent>.Continuation]>([:])
     private let nextID = Atomic<Int>(0)
 
     func subscribe() -> AsyncStream<ImageDownloadEvent> {

@@ -17,7 +17,7 @@ public final class ImageDownloadToken: ImageLoadingOperation {
     }
 
     /// Every mutable field sits behind this lock; callbacks are taken out and run outside it.
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// The shared transfer; nil only for tokens of downloads that never started.
     let operation: DownloadOperation?
     /// How this caller wants the image decoded.
@@ -48,7 +48,7 @@ public final class ImageDownloadToken: ImageLoadingOperation {
         self.coder = coder
         self.responseHandler = responseHandler
         reportsProgress = progress != nil
-        state = Mutex(State(completion: completion, progress: progress))
+        state = Locked(State(completion: completion, progress: progress))
     }
 
     /// The request as sent, after the headers filter and request modifier (nil until it starts).

@@ -32,7 +32,7 @@ public final class ImageDownloader: Sendable {
     /// The cookie jar for downloads with ``ImageDownloaderOptions/handleCookies``.
     public let cookieStore = ImageDownloadCookieStore()
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let client: HTTPClient
     private let isShared: Bool
     private let broadcaster = DownloadEventBroadcaster()
@@ -47,7 +47,7 @@ public final class ImageDownloader: Sendable {
     private init(config: ImageDownloaderConfig, isShared: Bool) {
         self.config = config
         self.isShared = isShared
-        state = Mutex(State(maxConcurrent: max(config.maxConcurrentDownloads, 1), headers: config.httpHeaders))
+        state = Locked(State(maxConcurrent: max(config.maxConcurrentDownloads, 1), headers: config.httpHeaders))
         client = HTTPClient(
             eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: Self.clientConfiguration(config))
     }
@@ -165,7 +165,7 @@ public final class ImageDownloader: Sendable {
     public func downloadData(
         with url: URL, options: ImageDownloaderOptions = [], context: WebImageContext? = nil
     ) async throws(WebImageError) -> Data {
-        let token = Mutex<ImageDownloadToken?>(nil)
+        let token = Locked<ImageDownloadToken?>(nil)
         let result = await withTaskCancellationHandler {
             // The token calls exactly one of the two closures exactly once (its completion is
             // taken out under its lock), which is what an unchecked continuation needs.

@@ -6,13 +6,13 @@ import Synchronization
 /// delivered after ``close()``.
 final class ProgressiveDecodeDriver: Sendable {
     /// The decoder is not thread-safe; it is only used under this lock.
-    private let decoder: Mutex<any IncrementalImageDecoding>
+    private let decoder: Locked<any IncrementalImageDecoding>
     private let busy = Atomic<Bool>(false)
     private let closed = Atomic<Bool>(false)
-    private let lastTask = Mutex<Task<Void, Never>?>(nil)
+    private let lastTask = Locked<Task<Void, Never>?>(nil)
 
     init(coder: any ProgressiveImageCoding, options: ImageDecodeOptions) {
-        decoder = Mutex(coder.makeIncrementalDecoder(options: options))
+        decoder = Locked(coder.makeIncrementalDecoder(options: options))
     }
 
     /// Starts a partial decode of `data` unless one is running; its image goes to every caller

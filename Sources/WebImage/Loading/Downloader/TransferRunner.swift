@@ -4,7 +4,7 @@ import Synchronization
 /// its own handle: an operation records it so that cancelling the operation's last caller
 /// cancels the running transfer.
 final class TransferRunner: Sendable {
-    private let handle = Mutex<Task<Void, Never>?>(nil)
+    private let handle = Locked<Task<Void, Never>?>(nil)
 
     private init() {}
 

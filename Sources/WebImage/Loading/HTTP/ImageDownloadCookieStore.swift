@@ -42,7 +42,7 @@ public final class ImageDownloadCookieStore: Sendable {
         }
     }
 
-    let state = Mutex(State())
+    let state = Locked(State())
 
     /// A store with the default bounds.
     public init() {
