@@ -18,10 +18,10 @@ struct BindingLayerSnippetTests {
             let downloader = ImageDownloader()
             let manager = ImageManager(cache: try ImageCache(directory: directory), loader: downloader)
             let placeholder = Image(bitmap: ImageBitmap(width: 1, height: 1, fill: .white))
-            let completions = Locked(0)
+            let completions = Mutex(0)
 
             final class Thumbnail: WebImageTarget {  // a GTK widget wrapper, a terminal cell, a test double
-                let pixels = Locked<Image?>(nil)
+                let pixels = Mutex<Image?>(nil)
                 let imageManager: ImageManager  // optional: the default is ImageManager.shared
                 init(_ manager: ImageManager) { imageManager = manager }
                 func displayWebImage(_ image: Image?, cacheType: ImageCacheType, url: URL?) {
