@@ -1,12 +1,15 @@
 // swift-tools-version:6.2
 import PackageDescription
 
+/// The libFuzzer targets under Fuzz/, run by scripts/fuzz.
+let fuzzTargets = ["fuzz-format", "fuzz-jpeg", "fuzz-png", "fuzz-gif", "fuzz-webp", "fuzz-cache-entry"]
+
 let package = Package(
     name: "swift-web-image",
     products: [
         .library(name: "WebImage", targets: ["WebImage"]),
         .executable(name: "webimage", targets: ["webimage"]),
-    ],
+    ] + fuzzTargets.map { .executable(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
@@ -89,10 +92,19 @@ let package = Package(
         .testTarget(
             name: "WebImageTests",
             dependencies: [
-                "WebImage", "WebImageTestOrigin",
+                "WebImage", "WebImageTestOrigin", "WebImageFuzzing",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]),
+        // The fuzz bodies, in a library so that WebImageTests replays saved inputs through them.
+        .target(name: "WebImageFuzzing", dependencies: ["WebImage"], swiftSettings: [.swiftLanguageMode(.v6)]),
     ]
+        // libFuzzer targets: one file each defining LLVMFuzzerTestOneInput, no main. Built by
+        // scripts/fuzz with --sanitize=fuzzer; in an ordinary build they link with an empty main.
+        + fuzzTargets.map {
+            .executableTarget(
+                name: $0, dependencies: ["WebImageFuzzing"], path: "Fuzz/\($0)",
+                swiftSettings: [.swiftLanguageMode(.v6)])
+        }
 )

@@ -21,7 +21,7 @@ import Foundation
 ///
 /// Anything else — another magic or version, a length that does not add up, a checksum mismatch,
 /// metadata that does not parse to its last byte — is corrupt and reads as a miss.
-enum DiskCacheEntryFormat {
+package enum DiskCacheEntryFormat {
     static let magic: [UInt8] = Array("SWIC".utf8)
     static let version: UInt8 = 1
     static let headerSize = 32
@@ -29,7 +29,7 @@ enum DiskCacheEntryFormat {
     /// ours, and reading it whole could exhaust memory.
     static let maxFileSize = 1 << 31
 
-    static func encode(data: Data, metadata: DiskCacheMetadata) throws(WebImageError) -> Data {
+    package static func encode(data: Data, metadata: DiskCacheMetadata) throws(WebImageError) -> Data {
         let limit = Int(UInt32.max)
         let blobs = [metadata.contentType?.utf8.count, metadata.etag?.utf8.count, metadata.lastModified?.utf8.count]
         guard blobs.allSatisfy({ ($0 ?? 0) <= limit }), (metadata.extendedData?.count ?? 0) <= limit / 2 else {
@@ -52,7 +52,7 @@ enum DiskCacheEntryFormat {
     }
 
     /// The entry in `file`, or nil if `file` is not an intact entry.
-    static func decode(_ file: Data) -> DiskCacheEntry? {
+    package static func decode(_ file: Data) -> DiskCacheEntry? {
         file.withUnsafeBytes { raw -> DiskCacheEntry? in
             guard raw.count >= headerSize, raw.prefix(4).elementsEqual(magic), raw[4] == version,
                 raw[5] == 0, raw[6] == 0, raw[7] == 0,
@@ -103,7 +103,7 @@ enum DiskCacheEntryFormat {
         return out
     }
 
-    static func decodeMetadata(_ raw: UnsafeRawBufferPointer) -> DiskCacheMetadata? {
+    package static func decodeMetadata(_ raw: UnsafeRawBufferPointer) -> DiskCacheMetadata? {
         var reader = Reader(raw: raw)
         guard let flags = reader.byte(), flags & ~Field.all == 0, let store = reader.double() else { return nil }
         var metadata = DiskCacheMetadata(storeDate: Date(timeIntervalSince1970: store))

@@ -1,0 +1,57 @@
+import Foundation
+import WebImage
+
+extension FuzzBodies {
+    /// Every entry point of ``JPEGCoder``: header, full, thumbnail and first-frame decoding,
+    /// and incremental decoding.
+    public static func jpeg(_ data: Data) -> FuzzReport { exercise(JPEGCoder(), with: data) }
+
+    /// Every entry point of ``PNGCoder``: header, full, thumbnail and first-frame decoding
+    /// (it has no incremental decoder).
+    public static func png(_ data: Data) -> FuzzReport { exercise(PNGCoder(), with: data) }
+
+    /// Every entry point of ``GIFCoder``: header, full, thumbnail, first-frame and lazy-frame
+    /// decoding with every frame asked for, and incremental decoding.
+    public static func gif(_ data: Data) -> FuzzReport { exercise(GIFCoder(), with: data) }
+
+    /// Every entry point of ``WebPCoder``: as for ``gif(_:)``.
+    public static func webp(_ data: Data) -> FuzzReport { exercise(WebPCoder(), with: data) }
+
+    /// Feeds `data` to `coder` whatever its magic bytes say: a coder must reject what it
+    /// cannot read with a typed error too.
+    static func exercise(_ coder: some ImageCoding, with data: Data) -> FuzzReport {
+        var report = FuzzReport()
+        let info = report.step("imageInfo") { try coder.imageInfo(for: data) }
+        let full = report.step("decode") { try coder.decode(data, options: fullOptions) }
+        if let full {
+            report.inspect(full, step: "decode")
+            if let info {
+                report.expect(
+                    info.width == full.orientedSize.width && info.height == full.orientedSize.height,
+                    "imageInfo says \(info.width)x\(info.height), decode gives \(full.orientedSize)")
+            }
+        }
+        if let thumbnail = report.step("thumbnail", { try coder.decode(data, options: thumbnailOptions) }) {
+            report.inspect(thumbnail, step: "thumbnail", fitting: thumbnailOptions.thumbnailPixelSize)
+        }
+        if let first = report.step("firstFrame", { try coder.decode(data, options: firstFrameOptions) }) {
+            report.inspect(first, step: "firstFrame")
+            report.expect(first.frameCount == 1, "firstFrame: \(first.frameCount) frames")
+        }
+        if coder is any AnimatedImageCoding,
+            let lazy = report.step("lazyFrames", { try coder.decode(data, options: lazyFramesOptions) })
+        {
+            report.inspect(lazy, step: "lazyFrames")
+        }
+        if let progressive = coder as? any ProgressiveImageCoding {
+            let decoder = progressive.makeIncrementalDecoder(options: fullOptions)
+            let final = report.feedIncrementally(data, to: decoder, step: "incremental")
+            if let final, let full {
+                report.expect(
+                    final.bitmap.size == full.bitmap.size,
+                    "incremental: the final image is \(final.bitmap.size), a one-shot decode \(full.bitmap.size)")
+            }
+        }
+        return report
+    }
+}

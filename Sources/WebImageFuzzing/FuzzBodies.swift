@@ -1,0 +1,41 @@
+import WebImage
+
+/// The bodies of the libFuzzer targets under `Fuzz/`, one function per target.
+///
+/// They live in a library so that the normal test suite replays committed inputs through
+/// exactly the code the fuzzers run. A body never traps and never throws: it feeds its input to
+/// the library and returns a ``FuzzReport``; the fuzz target traps if the report has violations.
+public enum FuzzBodies {
+    /// The limit every body decodes with: 4 megapixels, far below the default, so that hostile
+    /// headers cannot make the fuzzer spend its time allocating.
+    public static let maxPixelCount = 4_000_000
+
+    /// Full-size decoding under the fuzzing limits.
+    static let fullOptions: ImageDecodeOptions = {
+        var options = ImageDecodeOptions()
+        options.maxPixelCount = maxPixelCount
+        options.maxAnimationByteCount = 64 << 20
+        return options
+    }()
+
+    /// Thumbnail decoding: every result must fit in 16×16.
+    static let thumbnailOptions: ImageDecodeOptions = {
+        var options = fullOptions
+        options.thumbnailPixelSize = PixelSize(width: 16, height: 16)
+        return options
+    }()
+
+    /// The first frame of an animation only, as a still.
+    static let firstFrameOptions: ImageDecodeOptions = {
+        var options = fullOptions
+        options.firstFrameOnly = true
+        return options
+    }()
+
+    /// Lazy animation frames, as a player asks for them.
+    static let lazyFramesOptions: ImageDecodeOptions = {
+        var options = fullOptions
+        options.lazyAnimatedFrames = true
+        return options
+    }()
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import WebImageFuzzing
+
+/// Replays inputs through the same ``FuzzBodies`` the libFuzzer targets run (`scripts/fuzz`):
+/// every finding saved under `Tests/Fixtures/fuzz-regressions/<target>/`, and every target's
+/// seeds. Each must end in images or typed errors, with no violation.
+@Suite("Fuzz findings and seeds replayed through the fuzz bodies")
+struct FuzzRegressionTests {
+    static let bodies: [String: @Sendable (Data) -> FuzzReport] = [
+        "format": FuzzBodies.format, "jpeg": FuzzBodies.jpeg, "png": FuzzBodies.png, "gif": FuzzBodies.gif,
+        "webp": FuzzBodies.webp, "cache-entry": FuzzBodies.cacheEntry,
+    ]
+    static let targets = bodies.keys.sorted()
+
+    static let packageRoot = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The regular files under `directory`, recursively, sorted; none if it is missing.
+    static func files(under directory: URL, extensions: Set<String>? = nil) -> [URL] {
+        let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey])
+        return (walker?.compactMap { $0 as? URL } ?? [])
+            .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
+            .filter { extensions?.contains($0.pathExtension.lowercased()) ?? true }
+            .sorted { $0.path < $1.path }
+    }
+
+    /// The seeds `scripts/fuzz` starts `target` from: the target's fixtures (every image fixture
+    /// for `format`) and `Fuzz/corpus/<target>/`.
+    static func seeds(for target: String) -> [URL] {
+        let fixtures: (folder: String, extensions: Set<String>)? =
+            switch target {
+            case "format": ("", ["jpg", "png", "gif", "webp", "bin"])
+            case "jpeg": ("jpeg", ["jpg"])
+            case "png": ("png", ["png", "bin"])
+            case "gif": ("gif", ["gif"])
+            case "webp": ("webp", ["webp"])
+            default: nil
+            }
+        var urls: [URL] = []
+        if let fixtures {
+            let folder = Fixtures.directory.appendingPathComponent(fixtures.folder)
+            urls += files(under: folder, extensions: fixtures.extensions)
+        }
+        let corpus = packageRoot.appendingPathComponent("Fuzz/corpus/\(target)")
+        urls += files(under: corpus)
+        return urls
+    }
+
+    /// Runs `file` through the body of `target`; records an issue for each violation.
+    @discardableResult
+    static func replay(_ file: URL, target: String) throws -> FuzzReport {
+        let body = try #require(bodies[target])
+        let report = body(try Data(contentsOf: file))
+        #expect(report.violations.isEmpty, "\(target) \(file.lastPathComponent): \(report.violations)")
+        #expect(report.successCount + report.typedErrorCount > 0, "\(target) \(file.lastPathComponent): no outcome")
+        return report
+    }
+
+    @Test("Every saved fuzz finding ends in images or typed errors", arguments: targets)
+    func savedFindings(target: String) throws {
+        let folder = Fixtures.directory.appendingPathComponent("fuzz-regressions/\(target)")
+        for file in Self.files(under: folder) {
+            try Self.replay(file, target: target)
+        }
+    }
+
+    @Test("Every seed runs through its fuzz body, and the intact ones decode", arguments: targets)
+    func seeds(target: String) throws {
+        let seeds = Self.seeds(for: target)
+        #expect(!seeds.isEmpty, "no seeds for fuzz-\(target)")
+        for seed in seeds {
+            let report = try Self.replay(seed, target: target)
+            if !HostileInputSweepTests.isDeliberatelyBroken(seed.path), seed.pathExtension != "bin" {
+                #expect(report.successCount > 0, "\(target) \(seed.lastPathComponent) decoded nothing")
+            }
+        }
+    }
+}
