@@ -20,7 +20,8 @@ import Foundation
 /// extended data as a UInt32 length plus bytes, the expiration date as a Float64.
 ///
 /// Anything else — another magic or version, a length that does not add up, a checksum mismatch,
-/// metadata that does not parse to its last byte — is corrupt and reads as a miss.
+/// metadata that does not parse to its last byte, a date that is NaN or infinite — is corrupt and
+/// reads as a miss.
 package enum DiskCacheEntryFormat {
     static let magic: [UInt8] = Array("SWIC".utf8)
     static let version: UInt8 = 1
@@ -34,6 +35,11 @@ package enum DiskCacheEntryFormat {
         let blobs = [metadata.contentType?.utf8.count, metadata.etag?.utf8.count, metadata.lastModified?.utf8.count]
         guard blobs.allSatisfy({ ($0 ?? 0) <= limit }), (metadata.extendedData?.count ?? 0) <= limit / 2 else {
             throw .diskCacheFailure("metadata too large")
+        }
+        guard metadata.storeDate.timeIntervalSince1970.isFinite,
+            metadata.expirationDate?.timeIntervalSince1970.isFinite ?? true
+        else {
+            throw .diskCacheFailure("metadata date is not finite")
         }
         let meta = encodeMetadata(metadata)
         guard headerSize + meta.count + data.count <= maxFileSize else { throw .diskCacheFailure("entry too large") }
@@ -105,8 +111,8 @@ package enum DiskCacheEntryFormat {
 
     package static func decodeMetadata(_ raw: UnsafeRawBufferPointer) -> DiskCacheMetadata? {
         var reader = Reader(raw: raw)
-        guard let flags = reader.byte(), flags & ~Field.all == 0, let store = reader.double() else { return nil }
-        var metadata = DiskCacheMetadata(storeDate: Date(timeIntervalSince1970: store))
+        guard let flags = reader.byte(), flags & ~Field.all == 0, let storeDate = reader.date() else { return nil }
+        var metadata = DiskCacheMetadata(storeDate: storeDate)
         if flags & Field.contentType != 0 {
             guard let value = reader.string() else { return nil }
             metadata.contentType = value
@@ -120,8 +126,8 @@ package enum DiskCacheEntryFormat {
             metadata.lastModified = value
         }
         if flags & Field.expirationDate != 0 {
-            guard let value = reader.double() else { return nil }
-            metadata.expirationDate = Date(timeIntervalSince1970: value)
+            guard let value = reader.date() else { return nil }
+            metadata.expirationDate = value
         }
         if flags & Field.extendedData != 0 {
             guard let value = reader.blob() else { return nil }
@@ -144,6 +150,11 @@ package enum DiskCacheEntryFormat {
             guard raw.count - offset >= 8 else { return nil }
             defer { offset += 8 }
             return Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+        }
+        /// Seconds since 1970; nil unless finite (`Date` never equals a NaN one, not even itself).
+        mutating func date() -> Date? {
+            guard let seconds = double(), seconds.isFinite else { return nil }
+            return Date(timeIntervalSince1970: seconds)
         }
         mutating func blob() -> UnsafeRawBufferPointer? {
             guard raw.count - offset >= 4 else { return nil }
