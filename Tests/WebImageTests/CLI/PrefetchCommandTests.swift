@@ -45,6 +45,18 @@ struct PrefetchCommandTests {
             try #require(again.status == 0, "\(again.standardError)")
             #expect(try json(again.standardOutput)["httpRequests"] as? Int == 0)
             #expect(origin.totalRequestCount == 500)
+
+            // The acceptance: a cache-only fetch of the same URLs finds every one on disk.
+            let fetch = try await CommandRunner.runOffPool([
+                "fetch", "--input", list.path, "--cache-dir", cacheDirectory, "--options", "fromCacheOnly", "--json",
+            ])
+            try #require(fetch.status == 0, "\(fetch.standardError)")
+            let fetched = try json(fetch.standardOutput)
+            #expect(fetched["requested"] as? Int == 500)
+            #expect(fetched["succeeded"] as? Int == 500)
+            #expect(fetched["fromDisk"] as? Int == 500)
+            #expect(fetched["httpRequests"] as? Int == 0)
+            #expect(origin.totalRequestCount == 500)
         }
     }
 
