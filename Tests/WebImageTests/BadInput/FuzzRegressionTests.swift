@@ -46,13 +46,13 @@ struct FuzzRegressionTests {
         return urls
     }
 
-    /// Runs `file` through the body of `target`; records an issue for each violation.
+    /// Runs `file` through the body of `target`; records an issue unless every step ended in a
+    /// value, a typed error or a miss (an untyped error, a broken limit or a failed round trip).
     @discardableResult
     static func replay(_ file: URL, target: String) throws -> FuzzReport {
         let body = try #require(bodies[target])
         let report = body(try Data(contentsOf: file))
         #expect(report.violations.isEmpty, "\(target) \(file.lastPathComponent): \(report.violations)")
-        #expect(report.successCount + report.typedErrorCount > 0, "\(target) \(file.lastPathComponent): no outcome")
         return report
     }
 
