@@ -39,8 +39,9 @@ struct DownloaderHTTPTests {
             let error = try #require(await Support.download(downloader, url).error)
             #expect(error.transferKind == .timedOut)
             #expect(!blocked(downloader, url, error))
+            // Twenty times the timeout: the idle monitor gives a starved thread pool some grace.
             let late = try #require(
-                await Support.download(downloader, origin.url(Support.pngPath + "?delay=3000")).error)
+                await Support.download(downloader, origin.url(Support.pngPath + "?delay=10000")).error)
             #expect(late.transferKind == .timedOut)
         }
     }

@@ -45,7 +45,8 @@ struct HostileServerTests {
             let started = ContinuousClock.now
             let error = try await failure(fixture, fixture.origin.url(Self.jpegPath + "?stall=1"))
             #expect(error.transferKind == .timedOut)
-            #expect(ContinuousClock.now - started < .seconds(10))
+            // Bounded, with room for a machine slowed down by sanitizers and parallel suites.
+            #expect(ContinuousClock.now - started < .seconds(60))
         }
     }
 
@@ -57,7 +58,7 @@ struct HostileServerTests {
             let error = try await failure(fixture, fixture.origin.url(Self.jpegPath + "?drip=1:1000"))
             #expect(error.transferKind == .timedOut)
             #expect(error.localizedDescription.contains("not complete after 2"))
-            #expect(ContinuousClock.now - started < .seconds(12))
+            #expect(ContinuousClock.now - started < .seconds(60))
         }
     }
 
