@@ -81,12 +81,15 @@ import WebImageTestOrigin
             #expect(await load([]) == .blackListed(url.absoluteString))
             #expect(fixture.origin.requestCount(path: path) == 1)
 
+            await DownloaderTestSupport.waitUntil { fixture.downloader.currentDownloadCount == 0 }
             guard case .badImageData? = await load(.retryFailed) else {
                 Issue.record("retryFailed should load again and fail to decode again")
                 return
             }
             #expect(fixture.origin.requestCount(path: path) == 2)
 
+            // A load arriving while the last transfer still hands out its result joins it.
+            await DownloaderTestSupport.waitUntil { fixture.downloader.currentDownloadCount == 0 }
             fixture.manager.removeFailedURL(url)
             guard case .badImageData? = await load([]) else {
                 Issue.record("a removed URL should load again")
