@@ -35,6 +35,13 @@ public struct FuzzReport: Sendable {
         if !condition { violations.append(message()) }
     }
 
+    /// Adds the outcomes of another run of a body.
+    mutating func merge(_ other: FuzzReport) {
+        successCount += other.successCount
+        typedErrorCount += other.typedErrorCount
+        violations += other.violations
+    }
+
     /// Crashes with every violation, which is how a fuzz target reports a finding to libFuzzer.
     public func trapOnViolations(target: String) {
         guard violations.isEmpty else {
