@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 
 /// Rewrites every chunk CRC of a PNG so that mutated chunks still reach the decoder: libpng
 /// rejects a chunk with a bad CRC before parsing it, and a fuzzer almost never forges one.
@@ -11,20 +12,11 @@ enum PNGChecksums {
             let length = bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
             let end = offset + 8 + length
             guard end + 4 <= bytes.count else { break }
-            let crc = crc32(bytes[(offset + 4)..<end])
+            let crc = bytes[(offset + 4)..<end].withUnsafeBytes { PNGChunkScan.crc32($0) }
             for index in 0..<4 { bytes[end + index] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * index)) }
             offset = end + 4
         }
         return Data(bytes)
     }
 
-    /// CRC-32 (ISO 3309, as PNG uses), bitwise: inputs are at most a fuzzer's `-max_len`.
-    static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
-    }
 }

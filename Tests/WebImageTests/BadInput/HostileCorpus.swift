@@ -73,16 +73,7 @@ enum HostileCorpus {
 
     static func chunk(_ type: String, _ payload: [UInt8]) -> [UInt8] {
         let typed = Array(type.utf8) + payload
-        return be32(payload.count) + typed + be32(Int(crc32(typed)))
-    }
-
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
+        return be32(payload.count) + typed + be32(Int(typed.withUnsafeBytes { PNGChunkScan.crc32($0) }))
     }
 
     static func adler32(_ bytes: [UInt8]) -> UInt32 {

@@ -3,7 +3,7 @@
 /// libpng does the real parsing; this finds what libpng's header read does not give cheaply:
 /// the IHDR size even when libpng refuses it, the number of IDAT bytes present, and an `eXIf`
 /// payload wherever it sits.
-struct PNGChunkScan {
+package struct PNGChunkScan {
     /// The IHDR width and height, if the first chunk is a complete IHDR with a correct CRC and
     /// sides within PNG's 2³¹ − 1.
     var storedSize: PixelSize?
@@ -54,8 +54,9 @@ struct PNGChunkScan {
     private static let iend: UInt32 = 0x4945_4E44
     private static let exifType: UInt32 = 0x6558_4966
 
-    /// CRC-32 (ISO 3309, as PNG uses), bitwise: only ever run over the 17 bytes of IHDR.
-    static func crc32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    /// CRC-32 (ISO 3309, as PNG uses), bitwise: the decoder only runs it over the 17 bytes of
+    /// IHDR; the fuzz bodies and tests use it to write valid chunks.
+    package static func crc32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
             crc ^= UInt32(byte)
