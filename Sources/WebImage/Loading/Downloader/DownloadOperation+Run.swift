@@ -67,10 +67,8 @@ extension DownloadOperation {
         }
         var metadata: DiskCacheMetadata?
         var decoded: [(options: ImageDecodeOptions, coder: ObjectIdentifier, result: Result<Image, WebImageError>)] = []
-        var served = Set<ObjectIdentifier>()
-        while let pending = unservedTokensOrClose(served: served) {
+        while let pending = takeUnservedTokensOrClose() {
             for token in pending {
-                served.insert(ObjectIdentifier(token))
                 guard token.isWaiting else { continue }
                 if token.dataSink != nil {
                     token.deliverData(data)

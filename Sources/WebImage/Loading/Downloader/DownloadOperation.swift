@@ -23,6 +23,8 @@ final class DownloadOperation: Sendable {
 
     private struct State {
         var tokens: [ImageDownloadToken] = []
+        /// How many of `tokens` (from the front) were handed out to get their result.
+        var handedOut = 0
         var phase = Phase.queued
         var task: Task<Void, Never>?
         var snapshot = Snapshot()
@@ -32,8 +34,10 @@ final class DownloadOperation: Sendable {
     /// Whether any caller ever gave a progress block: without one, receiving a chunk skips
     /// the per-caller progress pass.
     private let progressObserved = Atomic<Bool>(false)
-    /// The URL the callers asked for (the coalescing key).
+    /// The URL the callers asked for.
     let url: URL
+    /// Its `absoluteString`, the coalescing key (worked out once: it is not free).
+    let key: String
     /// The first caller's options and context shape the request (as in SDWebImage).
     let options: ImageDownloaderOptions
     let context: WebImageContext?
@@ -45,10 +49,11 @@ final class DownloadOperation: Sendable {
     private let onCancelWhileQueued: @Sendable (DownloadOperation) -> Void
 
     init(
-        url: URL, options: ImageDownloaderOptions, context: WebImageContext?,
+        url: URL, key: String, options: ImageDownloaderOptions, context: WebImageContext?,
         onCancelWhileQueued: @escaping @Sendable (DownloadOperation) -> Void
     ) {
         self.url = url
+        self.key = key
         self.options = options
         self.context = context
         taskPriority = options.queuePriority == .normal ? Task.currentPriority : options.queuePriority.taskPriority
@@ -85,7 +90,10 @@ final class DownloadOperation: Sendable {
     /// Removes a cancelled caller; the last one out stops the transfer.
     func remove(_ token: ImageDownloadToken) {
         let (task, wasQueued) = state.withLock { state -> (Task<Void, Never>?, Bool) in
-            state.tokens.removeAll { $0 === token }
+            if let index = state.tokens.firstIndex(where: { $0 === token }) {
+                state.tokens.remove(at: index)
+                if index < state.handedOut { state.handedOut -= 1 }
+            }
             guard state.tokens.isEmpty, state.phase != .closed else { return (nil, false) }
             let wasQueued = state.phase == .queued
             state.phase = .closed
@@ -133,22 +141,26 @@ final class DownloadOperation: Sendable {
             defer {
                 state.phase = .closed
                 state.tokens = []
+                state.handedOut = 0
                 state.task = nil
             }
             return state.tokens
         }
     }
 
-    /// The callers not yet in `served`, or nil after closing the operation when there are none:
-    /// from then on, new callers get a new operation.
-    func unservedTokensOrClose(served: Set<ObjectIdentifier>) -> [ImageDownloadToken]? {
+    /// The callers not handed out by an earlier call (those that joined since), or nil after
+    /// closing the operation when there are none: from then on, new callers get a new operation.
+    func takeUnservedTokensOrClose() -> [ImageDownloadToken]? {
         state.withLock { state in
-            let unserved = state.tokens.filter { !served.contains(ObjectIdentifier($0)) }
-            guard unserved.isEmpty else { return unserved }
-            state.phase = .closed
-            state.tokens = []
-            state.task = nil
-            return nil
+            guard state.handedOut < state.tokens.count else {
+                state.phase = .closed
+                state.tokens = []
+                state.handedOut = 0
+                state.task = nil
+                return nil
+            }
+            defer { state.handedOut = state.tokens.count }
+            return state.handedOut == 0 ? state.tokens : Array(state.tokens[state.handedOut...])
         }
     }
 }

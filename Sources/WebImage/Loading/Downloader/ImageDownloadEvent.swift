@@ -17,25 +17,40 @@ public enum ImageDownloadEvent: Sendable {
 final class DownloadEventBroadcaster: Sendable {
     private let subscribers = Locked<[Int: AsyncStream<ImageDownloadEvent>.Continuation]>([:])
     private let nextID = Atomic<Int>(0)
+    /// Mirrors `subscribers.count`, for a lock-free check in ``emit(_:)``.
+    private let subscriberCount = Atomic<Int>(0)
 
     func subscribe() -> AsyncStream<ImageDownloadEvent> {
         let (stream, continuation) = AsyncStream<ImageDownloadEvent>.makeStream(bufferingPolicy: .bufferingNewest(1024))
         let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
-        subscribers.withLock { $0[id] = continuation }
+        subscribers.withLock {
+            $0[id] = continuation
+            subscriberCount.store($0.count, ordering: .relaxed)
+        }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
+            self?.subscribers.withLock {
+                $0.removeValue(forKey: id)
+                self?.subscriberCount.store($0.count, ordering: .relaxed)
+            }
         }
         return stream
     }
 
-    func emit(_ event: ImageDownloadEvent) {
-        let targets = subscribers.withLock { $0.isEmpty ? [] : Array($0.values) }
+    /// Sends `event` to every subscriber. With none (the usual case) this is one atomic load:
+    /// it runs four times per download, and the event is not even built.
+    func emit(_ event: @autoclosure () -> ImageDownloadEvent) {
+        guard subscriberCount.load(ordering: .relaxed) > 0 else { return }
+        let targets = subscribers.withLock { Array($0.values) }
+        let event = event()
         for continuation in targets { continuation.yield(event) }
     }
 
     func finishAll() {
         let targets = subscribers.withLock { subscribers in
-            defer { subscribers = [:] }
+            defer {
+                subscribers = [:]
+                subscriberCount.store(0, ordering: .relaxed)
+            }
             return Array(subscribers.values)
         }
         for continuation in targets { continuation.finish() }

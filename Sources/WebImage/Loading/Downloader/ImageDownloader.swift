@@ -16,12 +16,20 @@ public final class ImageDownloader: Sendable {
         var running = 0
         var maxConcurrent: Int
         var suspended = false
-        var headers: ImageDownloadHeaders
-        var headersFilter: ImageDownloadHeadersFilter?
-        var requestModifier: (any ImageDownloadRequestModifying)?
-        var responseModifier: (any ImageDownloadResponseModifying)?
-        var decryptor: (any ImageDownloadDecrypting)?
+        var headers: ImageDownloadHeaders { didSet { environment = nil } }
+        var headersFilter: ImageDownloadHeadersFilter? { didSet { environment = nil } }
+        var requestModifier: (any ImageDownloadRequestModifying)? { didSet { environment = nil } }
+        var responseModifier: (any ImageDownloadResponseModifying)? { didSet { environment = nil } }
+        var decryptor: (any ImageDownloadDecrypting)? { didSet { environment = nil } }
         var isShutdown = false
+        /// What transfers leaving the queue now get; made again after a setting changes, not
+        /// once per download.
+        var environment: DownloadEnvironment?
+
+        init(maxConcurrent: Int, headers: ImageDownloadHeaders) {
+            self.maxConcurrent = maxConcurrent
+            self.headers = headers
+        }
     }
 
     /// The downloader the built-in loaders manager uses. ``shutdown()`` does nothing on it.
@@ -234,7 +242,7 @@ public final class ImageDownloader: Sendable {
                     return (token, false)
                 }
             }
-            let operation = DownloadOperation(url: url, options: options, context: context) { [weak self] in
+            let operation = DownloadOperation(url: url, key: key, options: options, context: context) { [weak self] in
                 self?.dequeue($0)
             }
             let token = makeToken(operation)
@@ -263,7 +271,7 @@ public final class ImageDownloader: Sendable {
                 started.append(next)
                 state.running += 1
             }
-            return (started, started.isEmpty ? nil : makeEnvironment(state))
+            return (started, started.isEmpty ? nil : makeEnvironment(&state))
         }
         guard let environment else { return }
         for operation in started { launchRunner(operation, environment) }
@@ -283,12 +291,15 @@ public final class ImageDownloader: Sendable {
         }
     }
 
-    private func makeEnvironment(_ state: borrowing State) -> DownloadEnvironment {
-        DownloadEnvironment(
+    private func makeEnvironment(_ state: inout State) -> DownloadEnvironment {
+        if let environment = state.environment { return environment }
+        let environment = DownloadEnvironment(
             client: client, config: config, headers: state.headers, headersFilter: state.headersFilter,
             requestModifier: state.requestModifier, responseModifier: state.responseModifier,
             decryptor: state.decryptor, cookieStore: cookieStore, events: broadcaster,
             idleTimeouts: idleTimeouts, statistics: statisticsCounter)
+        state.environment = environment
+        return environment
     }
 
     /// A started operation is done with its slot. With `priority`, the best queued download
@@ -298,13 +309,12 @@ public final class ImageDownloader: Sendable {
     ) -> (DownloadOperation, DownloadEnvironment)? {
         let next = state.withLock { state -> (DownloadOperation, DownloadEnvironment)? in
             state.running -= 1
-            let key = operation.url.absoluteString
-            if state.operations[key] === operation { state.operations[key] = nil }
+            if state.operations[operation.key] === operation { state.operations[operation.key] = nil }
             guard let priority, !state.suspended, state.running < state.maxConcurrent,
                 let next = state.pending.popNext(lifo: config.executionOrder == .lifo, ifPriority: priority)
             else { return nil }
             state.running += 1
-            return (next, makeEnvironment(state))
+            return (next, makeEnvironment(&state))
         }
         // Slots that are still free (or this one, when the next download wants another
         // priority) go to new tasks.
@@ -316,8 +326,7 @@ public final class ImageDownloader: Sendable {
     private func dequeue(_ operation: DownloadOperation) {
         state.withLock { state in
             state.pending.remove(operation)
-            let key = operation.url.absoluteString
-            if state.operations[key] === operation { state.operations[key] = nil }
+            if state.operations[operation.key] === operation { state.operations[operation.key] = nil }
         }
     }
 }

@@ -47,13 +47,14 @@ struct PendingDownloads {
     /// The next operation to start: the highest priority first; within it the oldest (FIFO)
     /// or the newest (LIFO).
     mutating func popNext(lifo: Bool, ifPriority wanted: DownloadPriority? = nil) -> DownloadOperation? {
-        for priority in [DownloadPriority.high, .normal, .low] {
-            if let wanted, priority != wanted {
+        // Highest first, by bucket index (a literal array of priorities here would be
+        // allocated on every call, and this runs once per download).
+        for index in stride(from: buckets.count - 1, through: 0, by: -1) {
+            if let wanted, index != wanted.rawValue {
                 // Only when nothing better waits: a higher bucket with live entries wins.
-                if priority > wanted, hasLiveEntry(priority.rawValue) { return nil }
+                if index > wanted.rawValue, hasLiveEntry(index) { return nil }
                 continue
             }
-            let index = priority.rawValue
             while heads[index] < buckets[index].count {
                 let entry: Entry
                 if lifo {

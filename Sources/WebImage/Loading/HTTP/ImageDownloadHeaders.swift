@@ -48,8 +48,11 @@ public struct ImageDownloadHeaders: Sendable, Equatable, Sequence, ExpressibleBy
     /// removes them; an invalid name or value is ignored (use ``set(name:value:)`` to get an error).
     public subscript(name: String) -> String? {
         get {
-            let values = values(for: name)
-            return values.isEmpty ? nil : values.joined(separator: ", ")
+            // One field is the common case: answer it without building an array.
+            guard let first = fields.firstIndex(where: { Self.namesEqual($0.name, name) }) else { return nil }
+            let rest = fields[(first + 1)...]
+            guard rest.contains(where: { Self.namesEqual($0.name, name) }) else { return fields[first].value }
+            return values(for: name).joined(separator: ", ")
         }
         set { try? set(name: name, value: newValue) }
     }
