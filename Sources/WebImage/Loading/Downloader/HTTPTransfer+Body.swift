@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOFoundationCompat
 import NIOHTTP1
 
 extension HTTPTransfer {
@@ -63,14 +64,14 @@ extension HTTPTransfer {
             throw error
         }
         await receiver.close()
-        if expected >= 0, receiver.data.count < expected {
+        if expected >= 0, receiver.count < expected {
             throw WebImageError.transferFailed(
                 TransferFailure(
-                    .connectionLost, "\(url.absoluteString): \(receiver.data.count) of \(expected) bytes arrived"))
+                    .connectionLost, "\(url.absoluteString): \(receiver.count) of \(expected) bytes arrived"))
         }
         receiver.reportFinalProgress()
-        operation.updateSnapshot { $0.metrics.receivedBytes = receiver.data.count }
-        environment.statistics.countBytes(receiver.data.count)
+        operation.updateSnapshot { $0.metrics.receivedBytes = receiver.count }
+        environment.statistics.countBytes(receiver.count)
         return DownloadedBody(data: receiver.data, response: head)
     }
 
@@ -94,12 +95,16 @@ struct BodyReceiver {
     let url: URL
     let progressInterval: TimeInterval
     let progressive: ProgressiveDecodeDriver?
-    private(set) var data = Data()
+    /// The bytes so far, collected as AsyncHTTPClient's own `collect` does: the first chunk's
+    /// buffer is kept and later chunks are written after it, so that chunk is never copied.
+    private var body = ByteBuffer()
+    /// What the size limit should pre-size the body to once the first chunk arrives.
+    private let reservation: Int
     /// The header check runs at doubling sizes until the header parses (or 16 MiB pass).
     private var nextPixelCheck = 1
     private var pixelCheckDone = false
 
-    /// Pre-sizes the buffer from `Content-Length`, but never more than 16 MiB up front: a
+    /// Pre-sizes the body from `Content-Length`, but never more than 16 MiB up front: a
     /// hostile length must not allocate.
     init(
         operation: DownloadOperation, expected: Int, maxSize: Int, url: URL, progressInterval: TimeInterval,
@@ -111,16 +116,27 @@ struct BodyReceiver {
         self.url = url
         self.progressInterval = progressInterval
         self.progressive = progressive
-        if expected > 0 { data.reserveCapacity(min(expected, maxSize, 16 << 20)) }
+        reservation = expected > 0 ? min(expected, maxSize, 16 << 20) : 0
     }
+
+    /// The bytes received so far.
+    var count: Int { body.readableBytes }
+
+    /// The bytes received so far, as `Data` sharing the body's memory (no copy).
+    var data: Data { count == 0 ? Data() : Data(buffer: body, byteTransferStrategy: .noCopy) }
 
     mutating func append(_ chunk: ByteBuffer) throws {
         guard chunk.readableBytes > 0 else { return }
-        guard data.count + chunk.readableBytes <= maxSize else {
+        guard count + chunk.readableBytes <= maxSize else {
             throw WebImageError.transferFailed(
                 TransferFailure(.responseTooLarge, "\(url.absoluteString): the body passed \(maxSize) bytes"))
         }
-        chunk.withUnsafeReadableBytes { data.append(contentsOf: $0) }
+        if count == 0 {
+            body = chunk
+            if reservation > count { body.reserveCapacity(minimumWritableBytes: reservation - count) }
+        } else {
+            body.writeImmutableBuffer(chunk)
+        }
         reportProgress()
         try checkPixelLimit()
         progressive?.offer(data, to: operation)
@@ -129,7 +145,7 @@ struct BodyReceiver {
     func reportProgress() {
         guard operation.isProgressObserved else { return }
         for token in operation.tokens {
-            token.reportProgress(received: data.count, expected: expected, interval: progressInterval)
+            token.reportProgress(received: count, expected: expected, interval: progressInterval)
         }
     }
 
@@ -137,7 +153,7 @@ struct BodyReceiver {
     func reportFinalProgress() {
         guard operation.isProgressObserved else { return }
         for token in operation.tokens {
-            token.reportProgress(received: data.count, expected: expected < 0 ? data.count : expected, interval: 0)
+            token.reportProgress(received: count, expected: expected < 0 ? count : expected, interval: 0)
         }
     }
 
@@ -148,13 +164,13 @@ struct BodyReceiver {
     /// Fails as soon as the header shows more pixels than every caller allows — unless one of
     /// them asked for a thumbnail or a scale-down, which decode such images within bounds.
     private mutating func checkPixelLimit() throws {
-        guard !pixelCheckDone, data.count >= nextPixelCheck else { return }
-        nextPixelCheck = data.count * 2
+        guard !pixelCheckDone, count >= nextPixelCheck else { return }
+        nextPixelCheck = count * 2
         let tokens = operation.tokens
         // Callers that only want the bytes never need the check.
         guard let coder = tokens.first(where: { $0.dataSink == nil })?.coder else { return }
         guard let info = try? coder.imageInfo(for: data) else {
-            if data.count > 16 << 20 { pixelCheckDone = true }
+            if count > 16 << 20 { pixelCheckDone = true }
             return
         }
         pixelCheckDone = true
