@@ -97,15 +97,13 @@ struct BodyReceiver {
     let progressive: ProgressiveDecodeDriver?
     /// The bytes so far, collected as AsyncHTTPClient's own `collect` does: the first chunk's
     /// buffer is kept and later chunks are written after it, so that chunk is never copied.
+    /// (Pre-sizing it from `Content-Length` would copy that first chunk; growth beyond glibc's
+    /// mmap threshold is a remap, not a copy.)
     private var body = ByteBuffer()
-    /// What the size limit should pre-size the body to once the first chunk arrives.
-    private let reservation: Int
     /// The header check runs at doubling sizes until the header parses (or 16 MiB pass).
     private var nextPixelCheck = 1
     private var pixelCheckDone = false
 
-    /// Pre-sizes the body from `Content-Length`, but never more than 16 MiB up front: a
-    /// hostile length must not allocate.
     init(
         operation: DownloadOperation, expected: Int, maxSize: Int, url: URL, progressInterval: TimeInterval,
         progressive: ProgressiveDecodeDriver?
@@ -116,7 +114,6 @@ struct BodyReceiver {
         self.url = url
         self.progressInterval = progressInterval
         self.progressive = progressive
-        reservation = expected > 0 ? min(expected, maxSize, 16 << 20) : 0
     }
 
     /// The bytes received so far.
@@ -133,7 +130,6 @@ struct BodyReceiver {
         }
         if count == 0 {
             body = chunk
-            if reservation > count { body.reserveCapacity(minimumWritableBytes: reservation - count) }
         } else {
             body.writeImmutableBuffer(chunk)
         }
