@@ -173,11 +173,15 @@ import Testing
     @Test func cancellingTheTokenBeforeTheLoadEndsCallsBackOnceWithCancelled() async throws {
         let url = try Self.temporaryFile(try Fixtures.data("jpeg/photo_800x600.jpg"), name: "p.jpg")
         let calls = ResultLog()
-        let operation = FileImageLoader().requestImage(with: url, options: [], context: nil, progress: nil) {
-            calls.append($0)
-        }
+        // The load waits in its first progress report until the test has cancelled, so it can
+        // never finish first however the threads are scheduled (it did under ThreadSanitizer).
+        let cancelled = DispatchSemaphore(value: 0)
+        let operation = FileImageLoader().requestImage(
+            with: url, options: [], context: nil, progress: { _, _, _ in _ = cancelled.wait(timeout: .now() + 5) },
+            completion: { calls.append($0) })
         operation.cancel()
         operation.cancel()
+        cancelled.signal()
         #expect(operation.isCancelled)
         try await Task.sleep(for: .milliseconds(200))
         #expect(calls.count == 1)

@@ -49,8 +49,8 @@ extension DownloadOperation {
         return request
     }
 
-    /// Decrypts, then decodes once per distinct decode options and coder, serving callers that
-    /// join while this runs too.
+    /// Decrypts, then decodes once per distinct decode options and coder. The operation closes
+    /// before the first result goes out, so a caller arriving from then on gets a new transfer.
     private func finish(_ body: DownloadedBody, environment: DownloadEnvironment) {
         var data = body.data
         if let decryptor = context?.downloadDecryptor ?? environment.decryptor {
@@ -67,31 +67,29 @@ extension DownloadOperation {
         }
         var metadata: DiskCacheMetadata?
         var decoded: [(options: ImageDecodeOptions, coder: ObjectIdentifier, result: Result<Image, WebImageError>)] = []
-        while let pending = takeUnservedTokensOrClose() {
-            for token in pending {
-                guard token.isWaiting else { continue }
-                if token.dataSink != nil {
-                    token.deliverData(data)
-                    continue
-                }
-                let coderID = Self.identity(of: token.coder)
-                let result: Result<Image, WebImageError>
-                if let coderID,
-                    let hit = decoded.first(where: { $0.coder == coderID && $0.options == token.decodeOptions })
-                {
-                    result = hit.result
-                } else {
-                    result = Result { () throws(WebImageError) in
-                        try ImageLoaderDecoding.decode(
-                            data, url: url, decodeOptions: token.decodeOptions, coder: token.coder)
-                    }
-                    if let coderID { decoded.append((token.decodeOptions, coderID, result)) }
-                }
-                let headers = metadata ?? Self.metadata(of: body.response)
-                metadata = headers
-                token.deliver(
-                    result.map { ImageLoadResult(image: $0, data: data, metadata: headers, isFinished: true) })
+        for token in closeAndTakeTokens() {
+            guard token.isWaiting else { continue }
+            if token.dataSink != nil {
+                token.deliverData(data)
+                continue
             }
+            let coderID = Self.identity(of: token.coder)
+            let result: Result<Image, WebImageError>
+            if let coderID,
+                let hit = decoded.first(where: { $0.coder == coderID && $0.options == token.decodeOptions })
+            {
+                result = hit.result
+            } else {
+                result = Result { () throws(WebImageError) in
+                    try ImageLoaderDecoding.decode(
+                        data, url: url, decodeOptions: token.decodeOptions, coder: token.coder)
+                }
+                if let coderID { decoded.append((token.decodeOptions, coderID, result)) }
+            }
+            let headers = metadata ?? Self.metadata(of: body.response)
+            metadata = headers
+            token.deliver(
+                result.map { ImageLoadResult(image: $0, data: data, metadata: headers, isFinished: true) })
         }
     }
 

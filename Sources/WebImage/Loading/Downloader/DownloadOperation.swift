@@ -15,16 +15,15 @@ final class DownloadOperation: Sendable {
     enum Phase {
         /// Waiting in the downloader's queue.
         case queued
-        /// Transferring or decoding; new callers still join.
+        /// Transferring; new callers join.
         case running
-        /// Every caller was served or cancelled; a new caller needs a new operation.
+        /// The transfer ended (its callers are being served) or every caller left: a new
+        /// caller needs a new operation, as a finished SDWebImage operation is never joined.
         case closed
     }
 
     private struct State {
         var tokens: [ImageDownloadToken] = []
-        /// How many of `tokens` (from the front) were handed out to get their result.
-        var handedOut = 0
         var phase = Phase.queued
         var task: Task<Void, Never>?
         var snapshot = Snapshot()
@@ -90,10 +89,7 @@ final class DownloadOperation: Sendable {
     /// Removes a cancelled caller; the last one out stops the transfer.
     func remove(_ token: ImageDownloadToken) {
         let (task, wasQueued) = state.withLock { state -> (Task<Void, Never>?, Bool) in
-            if let index = state.tokens.firstIndex(where: { $0 === token }) {
-                state.tokens.remove(at: index)
-                if index < state.handedOut { state.handedOut -= 1 }
-            }
+            state.tokens.removeAll { $0 === token }
             guard state.tokens.isEmpty, state.phase != .closed else { return (nil, false) }
             let wasQueued = state.phase == .queued
             state.phase = .closed
@@ -135,32 +131,16 @@ final class DownloadOperation: Sendable {
         }
     }
 
-    /// Closes the operation and returns the callers still attached.
+    /// Closes the operation and returns the callers still attached: from now on a new caller
+    /// gets a fresh transfer, never this one's finished result.
     func closeAndTakeTokens() -> [ImageDownloadToken] {
         state.withLock { state in
             defer {
                 state.phase = .closed
                 state.tokens = []
-                state.handedOut = 0
                 state.task = nil
             }
             return state.tokens
-        }
-    }
-
-    /// The callers not handed out by an earlier call (those that joined since), or nil after
-    /// closing the operation when there are none: from then on, new callers get a new operation.
-    func takeUnservedTokensOrClose() -> [ImageDownloadToken]? {
-        state.withLock { state in
-            guard state.handedOut < state.tokens.count else {
-                state.phase = .closed
-                state.tokens = []
-                state.handedOut = 0
-                state.task = nil
-                return nil
-            }
-            defer { state.handedOut = state.tokens.count }
-            return state.handedOut == 0 ? state.tokens : Array(state.tokens[state.handedOut...])
         }
     }
 }
