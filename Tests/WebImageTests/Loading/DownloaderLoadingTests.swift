@@ -43,6 +43,16 @@ struct DownloaderLoadingTests {
         #expect(odd.effectiveMaxRedirects == 0)
     }
 
+    @Test("Requests get tracing spans only when asked: without, the HTTP client has no tracer")
+    func tracingIsOptIn() {
+        var config = ImageDownloaderConfig.default
+        #expect(!config.tracesRequests)
+        #expect(ImageDownloader.clientConfiguration(config).tracing.tracer == nil)
+        config.tracesRequests = true
+        // The bootstrapped tracer (the no-op one in tests) is kept.
+        #expect(ImageDownloader.clientConfiguration(config).tracing.tracer != nil)
+    }
+
     @Test(
         "Manager options map bit for bit; refreshing a cached image drops progressive and ignores the cached response")
     func optionsMapping() {

@@ -65,7 +65,7 @@ public final class ImageDownloader: Sendable {
         if !state.withLock({ $0.isShutdown }) { client.shutdown { _ in } }
     }
 
-    private static func clientConfiguration(_ config: ImageDownloaderConfig) -> HTTPClient.Configuration {
+    static func clientConfiguration(_ config: ImageDownloaderConfig) -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration()
         // Redirects are followed here, to count them, apply cookies per hop and drop credentials.
         configuration.redirectConfiguration = .disallow
@@ -80,6 +80,9 @@ public final class ImageDownloader: Sendable {
         // retrying until a deadline.
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.decompression = .enabled(limit: .size(max(config.effectiveMaxResponseSize, 1)))
+        // Without a tracer AsyncHTTPClient skips building spans (it uses the bootstrapped one,
+        // even the no-op default, otherwise).
+        if !config.tracesRequests { configuration.tracing.tracer = nil }
         return configuration
     }
 

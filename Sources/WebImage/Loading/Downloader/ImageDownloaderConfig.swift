@@ -51,6 +51,11 @@ public struct ImageDownloaderConfig: Sendable {
     public var maxRedirects = 10
     /// Retries of transient failures (default ``ImageDownloadRetryPolicy/none``: no retry).
     public var retryPolicy: ImageDownloadRetryPolicy = .none
+    /// Whether each request gets a distributed-tracing span from the tracer bootstrapped with
+    /// swift-distributed-tracing, as AsyncHTTPClient makes by default (default false: building
+    /// a span and its attributes costs several microseconds per request, a visible share of a
+    /// loopback image download, and image requests seldom need one).
+    public var tracesRequests = false
     /// Headers sent with every request (default `Accept` and `User-Agent`); change them later
     /// with ``ImageDownloader/setValue(_:forHTTPHeaderField:)``.
     public var httpHeaders: ImageDownloadHeaders = .defaultImageHeaders
