@@ -133,9 +133,9 @@ public final class DiskCache: DiskCaching {
     // MARK: Writing
 
     public func setData(_ data: Data, forKey key: String, metadata: DiskCacheMetadata?) throws {
-        let file = try DiskCacheEntryFormat.encode(data: data, metadata: metadata ?? DiskCacheMetadata())
-        let replaced = try writeAtomically(file, to: DiskCacheFileNames.fileName(forKey: key))
-        adjustSize(by: file.count - replaced)
+        let head = try DiskCacheEntryFormat.encodeHead(data: data, metadata: metadata ?? DiskCacheMetadata())
+        let replaced = try writeAtomically(head, data, to: DiskCacheFileNames.fileName(forKey: key))
+        adjustSize(by: head.count + data.count - replaced)
         try trimAfterStore()
     }
 
@@ -147,16 +147,16 @@ public final class DiskCache: DiskCaching {
         try setData(entry.data, forKey: key, metadata: entry.metadata)
     }
 
-    /// Writes `file` to a temporary file and renames it over `name`; returns the size of the
-    /// entry it replaced (0 if none). A vanished directory is recreated once.
-    func writeAtomically(_ file: Data, to name: String) throws(WebImageError) -> Int {
+    /// Writes the entry file `head` + `body` to a temporary file and renames it over `name`;
+    /// returns the size of the entry it replaced (0 if none). A vanished directory is recreated once.
+    func writeAtomically(_ head: Data, _ body: Data, to name: String) throws(WebImageError) -> Int {
         let target = path(ofFile: name)
         var attempt = 0
         while true {
             attempt += 1
             let temporary = path(ofFile: DiskCacheFileNames.temporaryName())
             do {
-                try DiskCacheFileIO.writeNewFile(temporary, file)
+                try DiskCacheFileIO.writeNewFile(temporary, head, body)
             } catch {
                 if error.code == ENOENT, attempt == 1 {
                     try ensureDirectory()

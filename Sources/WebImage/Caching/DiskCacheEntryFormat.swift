@@ -31,6 +31,17 @@ package enum DiskCacheEntryFormat {
     static let maxFileSize = 1 << 31
 
     package static func encode(data: Data, metadata: DiskCacheMetadata) throws(WebImageError) -> Data {
+        let head = try encodeHead(data: data, metadata: metadata)
+        var out = Data(capacity: head.count + data.count)
+        out.append(head)
+        out.append(data)
+        return out
+    }
+
+    /// Everything of the entry file for `data` that comes before `data`: header and metadata.
+    /// The file is this followed by `data`, so a writer can send both without first copying
+    /// the body (often 100 KB or more) into one buffer.
+    static func encodeHead(data: Data, metadata: DiskCacheMetadata) throws(WebImageError) -> Data {
         let limit = Int(UInt32.max)
         let blobs = [metadata.contentType?.utf8.count, metadata.etag?.utf8.count, metadata.lastModified?.utf8.count]
         guard blobs.allSatisfy({ ($0 ?? 0) <= limit }), (metadata.extendedData?.count ?? 0) <= limit / 2 else {
@@ -45,7 +56,7 @@ package enum DiskCacheEntryFormat {
         guard headerSize + meta.count + data.count <= maxFileSize else { throw .diskCacheFailure("entry too large") }
         let metaHash = meta.withUnsafeBytes { XXH64.hash($0) }
         let checksum = data.withUnsafeBytes { XXH64.hash($0, seed: metaHash) }
-        var out = Data(capacity: headerSize + meta.count + data.count)
+        var out = Data(capacity: headerSize + meta.count)
         out.append(contentsOf: magic)
         out.append(contentsOf: [version, 0, 0, 0])
         appendInteger(UInt32(meta.count), to: &out)
@@ -53,7 +64,6 @@ package enum DiskCacheEntryFormat {
         appendInteger(UInt64(data.count), to: &out)
         appendInteger(checksum, to: &out)
         out.append(meta)
-        out.append(data)
         return out
     }
 

@@ -20,6 +20,22 @@ import Testing
         }
     }
 
+    /// The store writes the header and the body separately (no joined copy); the file must still
+    /// be exactly the format's bytes, in order, for bodies small and large.
+    @Test(arguments: [0, 1, 5000, 300_000])
+    func theFileIsExactlyTheEncodedEntry(size: Int) throws {
+        try withDiskCache { cache in
+            let data = diskCacheTestBytes(size, seed: UInt64(size) + 7)
+            let metadata = DiskCacheMetadata(
+                contentType: "image/jpeg", etag: "\"e\"", storeDate: Date(timeIntervalSince1970: 1_700_000_000),
+                extendedData: Data([9, 8, 7]))
+            try cache.setData(data, forKey: "https://example.com/b.jpg", metadata: metadata)
+            let file = try Data(contentsOf: URL(fileURLWithPath: cache.cachePath(forKey: "https://example.com/b.jpg")))
+            #expect(file == (try DiskCacheEntryFormat.encode(data: data, metadata: metadata)))
+            #expect(DiskCacheEntryFormat.decode(file)?.data == data)
+        }
+    }
+
     @Test func nilMetadataRecordsOnlyTheStoreDate() throws {
         try withDiskCache { cache in
             let before = Date()
