@@ -289,9 +289,32 @@ public final class ImageDownloader: Sendable {
             var next: (DownloadOperation, DownloadEnvironment)? = (first, environment)
             while let (operation, environment) = next {
                 if operation.begin(in: task) { await operation.run(environment) }
-                next = self?.finished(operation, takingNextOf: Task.isCancelled ? nil : priority)
+                guard let self else { return }
+                let priority = Task.isCancelled ? nil : priority
+                switch finished(operation, takingNextOf: priority) {
+                case .next(let operation, let environment):
+                    next = (operation, environment)
+                case .kept:
+                    // A caller that just got its result often asks for the next download at
+                    // once (a fixed set of workers does): let it run before giving the slot
+                    // up, so that download starts here instead of in a new task.
+                    await Task.yield()
+                    next = reclaimed(ifPriority: priority)
+                case .released:
+                    next = nil
+                }
             }
         }
+    }
+
+    /// What a runner does with its slot after a download.
+    private enum Handover {
+        /// Runs this queued download next.
+        case next(DownloadOperation, DownloadEnvironment)
+        /// Nothing of its priority waits: it keeps the slot for a moment (see ``reclaimed(ifPriority:)``).
+        case kept
+        /// The slot is free again.
+        case released
     }
 
     private func makeEnvironment(_ state: inout State) -> DownloadEnvironment {
@@ -306,22 +329,43 @@ public final class ImageDownloader: Sendable {
     }
 
     /// A started operation is done with its slot. With `priority`, the best queued download
-    /// takes the slot over if it has that priority and is returned, for the same task to run.
-    private func finished(
-        _ operation: DownloadOperation, takingNextOf priority: DownloadPriority?
-    ) -> (DownloadOperation, DownloadEnvironment)? {
-        let next = state.withLock { state -> (DownloadOperation, DownloadEnvironment)? in
-            state.running -= 1
+    /// takes the slot over if it has that priority, for the same task to run; with nothing
+    /// queued the runner keeps the slot for a moment.
+    private func finished(_ operation: DownloadOperation, takingNextOf priority: DownloadPriority?) -> Handover {
+        let handover = state.withLock { state -> Handover in
             if state.operations[operation.key] === operation { state.operations[operation.key] = nil }
-            guard let priority, !state.suspended, state.running < state.maxConcurrent,
-                let next = state.pending.popNext(lifo: config.executionOrder == .lifo, ifPriority: priority)
-            else { return nil }
-            state.running += 1
-            return (next, makeEnvironment(&state))
+            guard let priority, !state.suspended, state.running <= state.maxConcurrent else {
+                state.running -= 1
+                return .released
+            }
+            if let next = state.pending.popNext(lifo: config.executionOrder == .lifo, ifPriority: priority) {
+                return .next(next, makeEnvironment(&state))
+            }
+            guard state.pending.count == 0 else {
+                state.running -= 1
+                return .released
+            }
+            return .kept
         }
         // Slots that are still free (or this one, when the next download wants another
         // priority) go to new tasks.
-        startQueued()
+        if case .released = handover { startQueued() }
+        return handover
+    }
+
+    /// After a kept slot: the download queued meanwhile with `priority`, or nil once the slot
+    /// is given up (to a new task for a download of another priority, if one waits).
+    private func reclaimed(ifPriority priority: DownloadPriority?) -> (DownloadOperation, DownloadEnvironment)? {
+        let next = state.withLock { state -> (DownloadOperation, DownloadEnvironment)? in
+            guard let priority, !state.suspended, state.running <= state.maxConcurrent,
+                let next = state.pending.popNext(lifo: config.executionOrder == .lifo, ifPriority: priority)
+            else {
+                state.running -= 1
+                return nil
+            }
+            return (next, makeEnvironment(&state))
+        }
+        if next == nil { startQueued() }
         return next
     }
 
