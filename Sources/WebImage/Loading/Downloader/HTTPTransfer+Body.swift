@@ -97,8 +97,8 @@ struct BodyReceiver {
     let progressive: ProgressiveDecodeDriver?
     /// The bytes so far, collected as AsyncHTTPClient's own `collect` does: the first chunk's
     /// buffer is kept and later chunks are written after it, so that chunk is never copied.
-    /// (Pre-sizing it from `Content-Length` would copy that first chunk; growth beyond glibc's
-    /// mmap threshold is a remap, not a copy.)
+    /// (Pre-sizing it from `Content-Length` copied that first chunk again.) The final `Data`
+    /// shares this buffer, so it may hold up to twice its bytes while a caller keeps it.
     private var body = ByteBuffer()
     /// The header check runs at doubling sizes until the header parses (or 16 MiB pass).
     private var nextPixelCheck = 1
