@@ -14,6 +14,8 @@ public final class ImageDownloader: Sendable {
         var operations: [String: DownloadOperation] = [:]
         var pending = PendingDownloads()
         var running = 0
+        /// Of `running`, the slots kept by runners between two downloads (see ``Handover/kept``).
+        var keptIdle = 0
         var maxConcurrent: Int
         var suspended = false
         var headers: ImageDownloadHeaders { didSet { environment = nil } }
@@ -148,7 +150,7 @@ public final class ImageDownloader: Sendable {
     public var statistics: ImageDownloaderStatistics { statisticsCounter.snapshot }
 
     /// Downloads queued or running.
-    public var currentDownloadCount: Int { state.withLock { $0.running + $0.pending.count } }
+    public var currentDownloadCount: Int { state.withLock { $0.running - $0.keptIdle + $0.pending.count } }
 
     /// A stream of this downloader's start, response, stop and finish events. Every call
     /// returns a new stream; ending its iteration unsubscribes.
@@ -345,6 +347,7 @@ public final class ImageDownloader: Sendable {
                 state.running -= 1
                 return .released
             }
+            state.keptIdle += 1
             return .kept
         }
         // Slots that are still free (or this one, when the next download wants another
@@ -357,6 +360,7 @@ public final class ImageDownloader: Sendable {
     /// is given up (to a new task for a download of another priority, if one waits).
     private func reclaimed(ifPriority priority: DownloadPriority?) -> (DownloadOperation, DownloadEnvironment)? {
         let next = state.withLock { state -> (DownloadOperation, DownloadEnvironment)? in
+            state.keptIdle -= 1
             guard let priority, !state.suspended, state.running <= state.maxConcurrent,
                 let next = state.pending.popNext(lifo: config.executionOrder == .lifo, ifPriority: priority)
             else {
