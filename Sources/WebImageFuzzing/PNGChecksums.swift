@@ -18,5 +18,4 @@ enum PNGChecksums {
         }
         return Data(bytes)
     }
-
 }

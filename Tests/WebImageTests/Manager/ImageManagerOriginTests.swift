@@ -81,7 +81,6 @@ import WebImageTestOrigin
             #expect(await load([]) == .blackListed(url.absoluteString))
             #expect(fixture.origin.requestCount(path: path) == 1)
 
-            await DownloaderTestSupport.waitUntil { fixture.downloader.currentDownloadCount == 0 }
             guard case .badImageData? = await load(.retryFailed) else {
                 Issue.record("retryFailed should load again and fail to decode again")
                 return

@@ -14,7 +14,7 @@ public final class ImageDownloader: Sendable {
         var operations: [String: DownloadOperation] = [:]
         var pending = PendingDownloads()
         var running = 0
-        /// Of `running`, the slots kept by runners between two downloads (see ``Handover/kept``).
+        /// Of `running`, the slots kept by runners between two downloads (``Handover/kept``).
         var keptIdle = 0
         var maxConcurrent: Int
         var suspended = false
@@ -293,16 +293,17 @@ public final class ImageDownloader: Sendable {
                 if operation.begin(in: task) { await operation.run(environment) }
                 guard let self else { return }
                 let priority = Task.isCancelled ? nil : priority
-                switch finished(operation, takingNextOf: priority) {
-                case .next(let operation, let environment):
-                    next = (operation, environment)
-                case .kept:
+                var handover = handOver(finishing: operation, priority: priority)
+                if case .kept = handover {
                     // A caller that just got its result often asks for the next download at
                     // once (a fixed set of workers does): let it run before giving the slot
                     // up, so that download starts here instead of in a new task.
                     await Task.yield()
-                    next = reclaimed(ifPriority: priority)
-                case .released:
+                    handover = handOver(finishing: nil, priority: priority)
+                }
+                if case .next(let operation, let environment) = handover {
+                    next = (operation, environment)
+                } else {
                     next = nil
                 }
             }
@@ -313,7 +314,7 @@ public final class ImageDownloader: Sendable {
     private enum Handover {
         /// Runs this queued download next.
         case next(DownloadOperation, DownloadEnvironment)
-        /// Nothing of its priority waits: it keeps the slot for a moment (see ``reclaimed(ifPriority:)``).
+        /// Nothing waits: it keeps the slot for a moment, then hands it over again.
         case kept
         /// The slot is free again.
         case released
@@ -330,47 +331,33 @@ public final class ImageDownloader: Sendable {
         return environment
     }
 
-    /// A started operation is done with its slot. With `priority`, the best queued download
-    /// takes the slot over if it has that priority, for the same task to run; with nothing
-    /// queued the runner keeps the slot for a moment.
-    private func finished(_ operation: DownloadOperation, takingNextOf priority: DownloadPriority?) -> Handover {
+    /// A runner is done with `finishing` (a download), or with a slot it kept (nil). With
+    /// `priority`, the best queued download takes the slot over if it has that priority, for
+    /// the same task to run; with nothing queued at all, a runner that just finished a download
+    /// keeps the slot for a moment; otherwise the slot is freed.
+    private func handOver(finishing operation: DownloadOperation?, priority: DownloadPriority?) -> Handover {
         let handover = state.withLock { state -> Handover in
-            if state.operations[operation.key] === operation { state.operations[operation.key] = nil }
-            guard let priority, !state.suspended, state.running <= state.maxConcurrent else {
-                state.running -= 1
-                return .released
+            if let operation {
+                if state.operations[operation.key] === operation { state.operations[operation.key] = nil }
+            } else {
+                state.keptIdle -= 1
             }
-            if let next = state.pending.popNext(lifo: config.executionOrder == .lifo, ifPriority: priority) {
-                return .next(next, makeEnvironment(&state))
+            if let priority, !state.suspended, state.running <= state.maxConcurrent {
+                if let next = state.pending.popNext(lifo: config.executionOrder == .lifo, ifPriority: priority) {
+                    return .next(next, makeEnvironment(&state))
+                }
+                if operation != nil, state.pending.count == 0 {
+                    state.keptIdle += 1
+                    return .kept
+                }
             }
-            guard state.pending.count == 0 else {
-                state.running -= 1
-                return .released
-            }
-            state.keptIdle += 1
-            return .kept
+            state.running -= 1
+            return .released
         }
         // Slots that are still free (or this one, when the next download wants another
         // priority) go to new tasks.
         if case .released = handover { startQueued() }
         return handover
-    }
-
-    /// After a kept slot: the download queued meanwhile with `priority`, or nil once the slot
-    /// is given up (to a new task for a download of another priority, if one waits).
-    private func reclaimed(ifPriority priority: DownloadPriority?) -> (DownloadOperation, DownloadEnvironment)? {
-        let next = state.withLock { state -> (DownloadOperation, DownloadEnvironment)? in
-            state.keptIdle -= 1
-            guard let priority, !state.suspended, state.running <= state.maxConcurrent,
-                let next = state.pending.popNext(lifo: config.executionOrder == .lifo, ifPriority: priority)
-            else {
-                state.running -= 1
-                return nil
-            }
-            return (next, makeEnvironment(&state))
-        }
-        if next == nil { startQueued() }
-        return next
     }
 
     /// Every caller of a queued operation left before it started.
