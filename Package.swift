@@ -51,7 +51,9 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 // Bodies are collected in a ByteBuffer and handed out as Data without a copy.
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                // NIO's decompressor, run in an EmbeddedChannel for compressed bodies only.
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -48,6 +48,9 @@ enum HTTPErrorMapping {
         case let error as NIOHTTPDecompression.DecompressionError:
             if error == .limit { return failure(.responseTooLarge, "the decompressed body passed the size limit") }
             return failure(.badServerResponse, "bad gzip/deflate body (\(error))")
+        case let error as NIOHTTPDecompression.ExtraDecompressionError:
+            if error == .truncatedData { return failure(.badServerResponse, "the gzip/deflate body is cut short") }
+            return failure(.badServerResponse, "bytes after the end of the gzip/deflate body")
         case let error as HTTPParserError:
             // The connection closed in the middle of a message: a body shorter than declared.
             if error == .invalidEOFState {

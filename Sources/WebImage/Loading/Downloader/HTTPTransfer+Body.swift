@@ -55,10 +55,16 @@ extension HTTPTransfer {
             progressive: progressiveDriver())
         receiver.reportProgress()
         do {
+            let inflater = try ResponseInflater(contentEncoding: encoding, limit: maxSize)
             for try await chunk in response.body {
                 activity?.touch()
-                try receiver.append(chunk)
+                if let inflater {
+                    for part in try inflater.inflate(chunk) { try receiver.append(part) }
+                } else {
+                    try receiver.append(chunk)
+                }
             }
+            for part in try inflater?.finish() ?? [] { try receiver.append(part) }
         } catch {
             await receiver.close()
             throw error

@@ -158,6 +158,10 @@ struct HTTPTransfer: Sendable {
         var outgoing = HTTPClientRequest(url: url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: method)
         for (name, value) in headers.fields { outgoing.headers.add(name: name, value: value) }
+        // As URLSession does; `receive` inflates what comes back (a caller's own value wins).
+        if !outgoing.headers.contains(name: "Accept-Encoding") {
+            outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        }
         if options.contains(.handleCookies), let cookies = environment.cookieStore.cookieHeader(for: url) {
             let own = outgoing.headers.first(name: "Cookie")
             outgoing.headers.replaceOrAdd(name: "Cookie", value: own.map { "\($0); \(cookies)" } ?? cookies)

@@ -81,7 +81,9 @@ public final class ImageDownloader: Sendable {
         // A refused connection fails the request at once, as URLSession does, instead of
         // retrying until a deadline.
         configuration.connectionPool.retryConnectionEstablishment = false
-        configuration.decompression = .enabled(limit: .size(max(config.effectiveMaxResponseSize, 1)))
+        // Off: AsyncHTTPClient's decompressor would handle every body part of every response;
+        // ``ResponseInflater`` inflates only the compressed ones.
+        configuration.decompression = .disabled
         // Without a tracer AsyncHTTPClient skips building spans (it uses the bootstrapped one,
         // even the no-op default, otherwise).
         if !config.tracesRequests { configuration.tracing.tracer = nil }
