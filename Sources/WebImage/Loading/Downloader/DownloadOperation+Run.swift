@@ -40,6 +40,7 @@ extension DownloadOperation {
             headers = filtered
         }
         var request = ImageDownloadRequest(url: url, headers: headers, timeout: environment.config.effectiveTimeout)
+        request.knownAbsoluteString = key
         if let modifier = context?.downloadRequestModifier ?? environment.requestModifier {
             guard let modified = await modifier.modifiedRequest(request) else {
                 throw .invalidDownloadOperation("the request modifier returned nil for \(url.absoluteString)")

@@ -99,12 +99,13 @@ struct HTTPTransfer: Sendable {
         var headers = request.headers
         var redirects = 0
         var sendsCredentials = false
+        var knownTarget = request.knownAbsoluteString
         while true {
-            guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                url.host?.isEmpty == false
-            else { throw WebImageError.invalidURL(url.absoluteString) }
+            let target = knownTarget ?? url.absoluteString
+            guard Self.isFetchable(url, absoluteString: target) else { throw WebImageError.invalidURL(target) }
             let (outgoing, validatorsSent) = makeRequest(
-                url: url, method: method, headers: headers, body: body, sendsCredentials: sendsCredentials)
+                url: url, target: target, method: method, headers: headers, body: body,
+                sendsCredentials: sendsCredentials)
             operation.updateSnapshot { $0.metrics.requestCount += 1 }
             environment.statistics.countRequest()
             let response = try await environment.client.execute(outgoing, deadline: .distantFuture)
@@ -137,6 +138,7 @@ struct HTTPTransfer: Sendable {
                     headers["Cookie"] = nil
                 }
                 url = next
+                knownTarget = nil
                 sendsCredentials = false
                 operation.updateSnapshot { $0.metrics.redirectCount = redirects }
                 continue
@@ -153,9 +155,9 @@ struct HTTPTransfer: Sendable {
     }
 
     private func makeRequest(
-        url: URL, method: String, headers: ImageDownloadHeaders, body: Data?, sendsCredentials: Bool
+        url: URL, target: String, method: String, headers: ImageDownloadHeaders, body: Data?, sendsCredentials: Bool
     ) -> (HTTPClientRequest, validatorsSent: Bool) {
-        var outgoing = HTTPClientRequest(url: url.absoluteString)
+        var outgoing = HTTPClientRequest(url: target)
         outgoing.method = HTTPMethod(rawValue: method)
         for (name, value) in headers.fields { outgoing.headers.add(name: name, value: value) }
         // As URLSession does; `receive` inflates what comes back (a caller's own value wins).
@@ -189,6 +191,51 @@ struct HTTPTransfer: Sendable {
         tls.certificateVerification = .none
         return tls
     }()
+
+    /// Whether `url` (whose `absoluteString` is given) is http or https with a host: the only
+    /// URLs sent (AsyncHTTPClient would also reach Unix sockets). A plain
+    /// `http[s]://host[:port]` start is recognised on the string; anything else is asked of
+    /// Foundation's parser, whose scheme and host getters cost more than the rest of this check.
+    static func isFetchable(_ url: URL, absoluteString: String) -> Bool {
+        if hasPlainHTTPStart(absoluteString) { return true }
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
+        return url.host?.isEmpty == false
+    }
+
+    /// `http://` or `https://` (any case), then a non-empty host of letters, digits, `-` and
+    /// `.`, an optional `:` and digits, and the end or `/`, `?` or `#`. False means "not
+    /// recognised", not "invalid".
+    private static func hasPlainHTTPStart(_ string: String) -> Bool {
+        var bytes = string.utf8.makeIterator()
+        for expected in "http".utf8 {
+            // `| 0x20` lowercases an ASCII letter; no other byte lands on a lowercase letter.
+            guard let byte = bytes.next(), byte | 0x20 == expected else { return false }
+        }
+        var next = bytes.next()
+        if let byte = next, byte | 0x20 == UInt8(ascii: "s") { next = bytes.next() }
+        guard next == UInt8(ascii: ":"), bytes.next() == UInt8(ascii: "/"), bytes.next() == UInt8(ascii: "/") else {
+            return false
+        }
+        var hostLength = 0
+        var inPort = false
+        while let byte = bytes.next() {
+            switch byte {
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
+                return hostLength > 0
+            case UInt8(ascii: ":") where !inPort:
+                inPort = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if !inPort { hostLength += 1 }
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "-"),
+                UInt8(ascii: "."):
+                guard !inPort else { return false }
+                hostLength += 1
+            default:
+                return false
+            }
+        }
+        return hostLength > 0
+    }
 
     private static func isBasicChallenge(_ value: String) -> Bool {
         value.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("basic")

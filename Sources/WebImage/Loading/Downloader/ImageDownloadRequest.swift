@@ -4,7 +4,12 @@ import Foundation
 /// `NSURLRequest`).
 public struct ImageDownloadRequest: Sendable {
     /// The URL to fetch; a modifier may point it elsewhere (only `http`/`https`).
-    public var url: URL
+    public var url: URL {
+        didSet { knownAbsoluteString = nil }
+    }
+    /// `url.absoluteString` when the downloader already had it (it keys coalescing with it);
+    /// changing `url` forgets it. Foundation builds that string anew on every call.
+    var knownAbsoluteString: String?
     /// The method (default `GET`).
     public var method: String
     /// The headers to send: the downloader's, then the modifiers' edits.

@@ -233,20 +233,21 @@ public final class ImageDownloader: Sendable {
             ? ImageDecodeOptions(context: context, options: options.decodingOptions, cacheKey: key)
             : ImageDecodeOptions()
         let coder: any ImageCoding = context?.imageCoder ?? ImageCodersManager.shared
-        let (token, refused) = state.withLock { state -> (ImageDownloadToken, Bool) in
+        // One lock both queues the caller and takes the downloads that can start now.
+        let (token, refused, startable) = state.withLock { state -> (ImageDownloadToken, Bool, Startable) in
             func makeToken(_ operation: DownloadOperation?) -> ImageDownloadToken {
                 ImageDownloadToken(
                     url: url, operation: operation, decodeOptions: decodeOptions, coder: coder,
                     responseHandler: context?.downloadResponseHandler, progress: progress, completion: completion,
                     dataSink: dataSink)
             }
-            guard !state.isShutdown else { return (makeToken(nil), true) }
+            guard !state.isShutdown else { return (makeToken(nil), true, Startable()) }
             let priority = options.queuePriority
             if let existing = state.operations[key], existing.asksSameQuestion(options: options, context: context) {
                 let token = makeToken(existing)
                 if existing.tryAdd(token) {
                     state.pending.raise(existing, to: priority)
-                    return (token, false)
+                    return (token, false, takeStartable(&state))
                 }
             }
             let operation = DownloadOperation(url: url, key: key, options: options, context: context) { [weak self] in
@@ -256,32 +257,45 @@ public final class ImageDownloader: Sendable {
             _ = operation.tryAdd(token)
             state.operations[key] = operation
             state.pending.append(operation, priority: priority)
-            return (token, false)
+            return (token, false, takeStartable(&state))
         }
         if refused {
             Task.detached { token.deliver(.failure(.invalidDownloadOperation("the downloader was shut down"))) }
         } else {
-            startQueued()
+            launch(startable)
         }
         return token
     }
 
     // MARK: Queue
 
+    /// Queued downloads that took a free slot, to launch once the lock is released.
+    private struct Startable {
+        var operations: [DownloadOperation] = []
+        var environment: DownloadEnvironment?
+    }
+
     /// Starts the best queued downloads while slots are free.
     private func startQueued() {
-        let (started, environment) = state.withLock { state -> ([DownloadOperation], DownloadEnvironment?) in
-            var started: [DownloadOperation] = []
-            while !state.suspended, state.running < state.maxConcurrent,
-                let next = state.pending.popNext(lifo: config.executionOrder == .lifo)
-            {
-                started.append(next)
-                state.running += 1
-            }
-            return (started, started.isEmpty ? nil : makeEnvironment(&state))
+        launch(state.withLock { takeStartable(&$0) })
+    }
+
+    /// Takes the best queued downloads while slots are free, counting them as running.
+    private func takeStartable(_ state: inout State) -> Startable {
+        var startable = Startable()
+        while !state.suspended, state.running < state.maxConcurrent,
+            let next = state.pending.popNext(lifo: config.executionOrder == .lifo)
+        {
+            startable.operations.append(next)
+            state.running += 1
         }
-        guard let environment else { return }
-        for operation in started { launchRunner(operation, environment) }
+        if !startable.operations.isEmpty { startable.environment = makeEnvironment(&state) }
+        return startable
+    }
+
+    private func launch(_ startable: Startable) {
+        guard let environment = startable.environment else { return }
+        for operation in startable.operations { launchRunner(operation, environment) }
     }
 
     /// Runs `first`, then — while the queue has more of the same priority and nobody
