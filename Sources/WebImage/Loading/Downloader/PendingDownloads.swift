@@ -1,9 +1,15 @@
 /// The downloads waiting for a slot: one bucket per priority, popped from the front (FIFO) or
 /// the back (LIFO). Removal and priority raises are lazy — a ticket per operation says which
 /// bucket entry is current — so every operation is O(1) amortised even with thousands queued.
+///
+/// Only the tickets hold the operations: a bucket entry names one by identity, so entries
+/// left behind by a pop, a raise or a removal keep nothing alive, and dropping them in bulk
+/// frees no operation while the downloader's lock is held.
 struct PendingDownloads {
     private struct Entry {
-        let operation: DownloadOperation
+        /// Its operation, while the ticket with this `ticket` id is current (ids are never
+        /// reused, so an address reused by a later operation never matches).
+        let id: ObjectIdentifier
         let ticket: Int
     }
 
@@ -27,7 +33,7 @@ struct PendingDownloads {
     mutating func append(_ operation: DownloadOperation, priority: DownloadPriority) {
         nextTicket += 1
         tickets[ObjectIdentifier(operation)] = Ticket(operation: operation, priority: priority, id: nextTicket)
-        buckets[priority.rawValue].append(Entry(operation: operation, ticket: nextTicket))
+        buckets[priority.rawValue].append(Entry(id: ObjectIdentifier(operation), ticket: nextTicket))
     }
 
     /// Moves a waiting operation up to `priority` (never down); it queues behind that
@@ -37,7 +43,7 @@ struct PendingDownloads {
         guard let ticket = tickets[key], ticket.priority < priority else { return }
         nextTicket += 1
         tickets[key] = Ticket(operation: operation, priority: priority, id: nextTicket)
-        buckets[priority.rawValue].append(Entry(operation: operation, ticket: nextTicket))
+        buckets[priority.rawValue].append(Entry(id: key, ticket: nextTicket))
     }
 
     mutating func remove(_ operation: DownloadOperation) {
@@ -64,10 +70,9 @@ struct PendingDownloads {
                     heads[index] += 1
                 }
                 compact(index)
-                let key = ObjectIdentifier(entry.operation)
-                if tickets[key]?.id == entry.ticket {
-                    tickets[key] = nil
-                    return entry.operation
+                if let ticket = tickets[entry.id], ticket.id == entry.ticket {
+                    tickets[entry.id] = nil
+                    return ticket.operation
                 }
             }
         }
@@ -77,9 +82,7 @@ struct PendingDownloads {
     /// Whether a bucket holds an entry that is still current.
     private func hasLiveEntry(_ index: Int) -> Bool {
         guard heads[index] < buckets[index].count else { return false }
-        return buckets[index][heads[index]...].contains {
-            tickets[ObjectIdentifier($0.operation)]?.id == $0.ticket
-        }
+        return buckets[index][heads[index]...].contains { tickets[$0.id]?.id == $0.ticket }
     }
 
     /// Drops consumed entries once they are the larger part of a bucket.
