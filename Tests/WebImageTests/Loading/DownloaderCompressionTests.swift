@@ -41,6 +41,7 @@ struct DownloaderCompressionTests {
             serve(origin, "/trailing.png", gzip + Array("garbage".utf8), encoding: "gzip")
             let error = try #require(await Support.download(downloader, origin.url("/trailing.png")).error)
             #expect(error.transferKind == .badServerResponse)
+            #expect(error.localizedDescription.contains("after the end"))
         }
     }
 

@@ -50,7 +50,10 @@ enum HTTPErrorMapping {
             return failure(.badServerResponse, "bad gzip/deflate body (\(error))")
         case let error as NIOHTTPDecompression.ExtraDecompressionError:
             if error == .truncatedData { return failure(.badServerResponse, "the gzip/deflate body is cut short") }
-            return failure(.badServerResponse, "bytes after the end of the gzip/deflate body")
+            if error == .invalidTrailingData {
+                return failure(.badServerResponse, "bytes after the end of the gzip/deflate body")
+            }
+            return failure(.badServerResponse, "bad gzip/deflate body (\(error))")
         case let error as HTTPParserError:
             // The connection closed in the middle of a message: a body shorter than declared.
             if error == .invalidEOFState {
