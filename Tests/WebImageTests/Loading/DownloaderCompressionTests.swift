@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOHTTP1
 import Testing
 import WebImageTestOrigin
 
@@ -15,6 +16,14 @@ struct DownloaderCompressionTests {
     private func gzippedPNG(_ origin: TestOrigin) async throws -> [UInt8] {
         let raw = await RawHTTP.get(port: origin.port, Support.pngPath + "?gzip=1", headers: ["Accept-Encoding: gzip"])
         try #require(raw.header("Content-Encoding") == "gzip")
+        return raw.body
+    }
+
+    /// The fixture PNG as the origin deflates it.
+    private func deflatedPNG(_ origin: TestOrigin) async throws -> [UInt8] {
+        let raw = await RawHTTP.get(
+            port: origin.port, Support.pngPath + "?deflate=1", headers: ["Accept-Encoding: deflate"])
+        try #require(raw.header("Content-Encoding") == "deflate")
         return raw.body
     }
 
@@ -74,15 +83,54 @@ struct DownloaderCompressionTests {
         try await Support.withOrigin { origin, _ in
             let gzip = try await gzippedPNG(origin)
             let expanded = try Fixtures.data("png/rgb8.png").count
-            let inflater = try #require(try ResponseInflater(contentEncoding: "gzip", limit: expanded - 1))
+            let inflater = try #require(try ResponseInflater(codings: ["gzip"], limit: expanded - 1))
             #expect(throws: (any Error).self) {
                 _ = try inflater.inflate(ByteBuffer(bytes: gzip))
                 _ = try inflater.finish()
             }
-            let exact = try #require(try ResponseInflater(contentEncoding: "gzip", limit: expanded))
+            let exact = try #require(try ResponseInflater(codings: ["gzip"], limit: expanded))
             let parts = try exact.inflate(ByteBuffer(bytes: gzip)) + exact.finish()
             #expect(parts.map(\.readableBytes).reduce(0, +) == expanded)
-            #expect(try ResponseInflater(contentEncoding: "identity", limit: 1) == nil)
+            #expect(try ResponseInflater(codings: [], limit: 1) == nil)
+            #expect(try ResponseInflater(codings: ["gzip", "br"], limit: 1) == nil)
+        }
+    }
+
+    @Test("Content-Encoding is read as a list over every field, case and spaces aside, without identity")
+    func codingLists() {
+        func codings(_ fields: [(String, String)]) -> [String] {
+            ResponseInflater.codings(in: HTTPHeaders(fields))
+        }
+        #expect(codings([]) == [])
+        #expect(codings([("Content-Encoding", "identity")]) == [])
+        #expect(codings([("Content-Encoding", "")]) == [])
+        #expect(codings([("Content-Encoding", " GZip ,identity")]) == ["gzip"])
+        #expect(codings([("Content-Encoding", "deflate"), ("content-encoding", "X-Gzip")]) == ["deflate", "x-gzip"])
+    }
+
+    @Test("A coding listed with identity is undone, and stacked codings are undone last first")
+    func stackedCodings() async throws {
+        try await Support.withOrigin { origin, downloader in
+            let png = try Fixtures.data("png/rgb8.png")
+            serve(origin, "/listed.png", try await gzippedPNG(origin), encoding: "identity, gzip")
+            #expect(try await Support.download(downloader, origin.url("/listed.png")).get().data == png)
+
+            // The origin gzips the deflated bytes and adds its own field: "deflate", then "gzip".
+            serve(origin, "/stacked.png", try await deflatedPNG(origin), encoding: "deflate")
+            let raw = await RawHTTP.get(port: origin.port, "/stacked.png?gzip=1", headers: ["Accept-Encoding: gzip"])
+            #expect(raw.headers("Content-Encoding") == ["deflate", "gzip"])
+            #expect(try await Support.download(downloader, origin.url("/stacked.png?gzip=1")).get().data == png)
+        }
+    }
+
+    @Test("More content codings than the inflater undoes fail with badServerResponse")
+    func tooManyCodings() async throws {
+        try await Support.withOrigin { origin, downloader in
+            serve(origin, "/layers.png", try await gzippedPNG(origin), encoding: "gzip, gzip, gzip, gzip")
+            let error = try #require(await Support.download(downloader, origin.url("/layers.png")).error)
+            #expect(error.transferKind == .badServerResponse)
+            #expect(error.localizedDescription.contains("4 content codings"))
+            #expect(!error.isBadImageData)
         }
     }
 }

@@ -68,14 +68,15 @@ struct RawResponse {
 
     var body: [UInt8] { headEnd.map { Array(bytes[($0 + 4)...]) } ?? [] }
 
-    func header(_ name: String) -> String? {
-        for line in head.split(separator: "\r\n").dropFirst() {
+    func header(_ name: String) -> String? { headers(name).first }
+
+    /// Every value of the fields named `name`, in the order they were sent.
+    func headers(_ name: String) -> [String] {
+        head.split(separator: "\r\n").dropFirst().compactMap { line in
             let parts = line.split(separator: ":", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == name.lowercased() {
-                return parts[1].trimmingCharacters(in: .whitespaces)
-            }
+            guard parts.count == 2, parts[0].lowercased() == name.lowercased() else { return nil }
+            return parts[1].trimmingCharacters(in: .whitespaces)
         }
-        return nil
     }
 
     /// The body of a chunked response with its framing removed; `nil` if the framing is broken or

@@ -39,12 +39,19 @@ extension HTTPTransfer {
         environment.events.emit(.receivedResponse(url: operation.url, response: head))
         for token in operation.tokens { token.responseHandler?(head) }
 
-        // With gzip/deflate, Content-Length counts compressed bytes: the decoded size is unknown.
-        let encoding = response.headers.first(name: "Content-Encoding")?.lowercased() ?? "identity"
+        let codings = ResponseInflater.codings(in: response.headers)
+        guard codings.count <= ResponseInflater.maximumCodings else {
+            throw WebImageError.transferFailed(
+                TransferFailure(
+                    .badServerResponse,
+                    "\(url.absoluteString): \(codings.count) content codings; at most \(ResponseInflater.maximumCodings) are undone"
+                ))
+        }
         let declared = ImageDownloadResponse(url: url, statusCode: 200, headers: headers).expectedContentLength
-        let expected = encoding == "identity" ? declared : -1
+        // With a coding, Content-Length counts the coded bytes: the decoded size is unknown.
+        let expected = codings.isEmpty ? declared : -1
         let maxSize = config.effectiveMaxResponseSize
-        if declared > maxSize, encoding == "identity" {
+        if declared > maxSize, codings.isEmpty {
             throw WebImageError.transferFailed(
                 TransferFailure(
                     .responseTooLarge, "\(url.absoluteString): \(declared) bytes declared; the limit is \(maxSize)"))
@@ -55,7 +62,7 @@ extension HTTPTransfer {
             progressive: progressiveDriver())
         receiver.reportProgress()
         do {
-            let inflater = try ResponseInflater(contentEncoding: encoding, limit: maxSize)
+            let inflater = try ResponseInflater(codings: codings, limit: maxSize)
             for try await chunk in response.body {
                 activity?.touch()
                 if let inflater {
