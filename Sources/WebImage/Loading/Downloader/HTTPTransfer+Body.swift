@@ -108,11 +108,11 @@ struct BodyReceiver {
     let url: URL
     let progressInterval: TimeInterval
     let progressive: ProgressiveDecodeDriver?
-    /// The bytes so far, collected as AsyncHTTPClient's own `collect` does: the first chunk's
-    /// buffer is kept and later chunks are written after it, so that chunk is never copied.
-    /// (Pre-sizing it from `Content-Length` copied that first chunk again.) The final `Data`
-    /// shares this buffer, so it may hold up to twice its bytes while a caller keeps it.
-    private var body = ByteBuffer()
+    /// The bytes so far, in memory from the body pool (see `BodyBufferPool`). Every chunk is
+    /// copied in once; a declared length sizes the storage up front (up to 4 MiB), otherwise it
+    /// doubles as bytes arrive. The final `Data` shares this storage.
+    private var storage: BodyStorage?
+    private(set) var count = 0
     /// The header check runs at doubling sizes until the header parses (or 16 MiB pass).
     private var nextPixelCheck = 1
     private var pixelCheckDone = false
@@ -129,11 +129,8 @@ struct BodyReceiver {
         self.progressive = progressive
     }
 
-    /// The bytes received so far.
-    var count: Int { body.readableBytes }
-
     /// The bytes received so far, as `Data` sharing the body's memory (no copy).
-    var data: Data { count == 0 ? Data() : Data(buffer: body, byteTransferStrategy: .noCopy) }
+    var data: Data { storage?.data(count: count) ?? Data() }
 
     mutating func append(_ chunk: ByteBuffer) throws {
         guard chunk.readableBytes > 0 else { return }
@@ -141,15 +138,33 @@ struct BodyReceiver {
             throw WebImageError.transferFailed(
                 TransferFailure(.responseTooLarge, "\(url.absoluteString): the body passed \(maxSize) bytes"))
         }
-        if count == 0 {
-            body = chunk
-        } else {
-            body.writeImmutableBuffer(chunk)
-        }
+        reserve(count + chunk.readableBytes)
+        chunk.withUnsafeReadableBytes { bytes in storage?.write(bytes, at: count) }
+        count += chunk.readableBytes
         reportProgress()
         try checkPixelLimit()
         progressive?.offer(data, to: operation)
     }
+
+    /// Makes room for `needed` bytes: the declared length (capped) the first time, then at least
+    /// double the storage, copying what has arrived.
+    private mutating func reserve(_ needed: Int) {
+        if let storage, storage.capacity >= needed { return }
+        var wanted = needed
+        if let storage {
+            wanted = max(needed, storage.capacity * 2)
+        } else if expected > needed {
+            wanted = min(expected, Self.largestUpFrontReservation)
+        }
+        let larger = BodyBufferPool.shared.take(atLeast: min(max(wanted, needed), maxSize))
+        if let storage, count > 0 {
+            larger.write(UnsafeRawBufferPointer(start: storage.base, count: count), at: 0)
+        }
+        storage = larger
+    }
+
+    /// A declared length sizes the first storage only up to this: a server may lie about it.
+    static let largestUpFrontReservation = 4 << 20
 
     func reportProgress() {
         guard operation.isProgressObserved else { return }
