@@ -6,6 +6,9 @@ import Foundation
 struct RunOutput {
     var checksum: Int
     var shape: String
+    /// Work the harness does after the clock stops, before the next run (warm-up runs too):
+    /// undoing what this run left behind that would change what the next one measures.
+    var afterRun: (() throws -> Void)? = nil
 }
 
 /// One benchmark: a name, a setup that runs once untimed, and the body it returns, which is

@@ -131,8 +131,6 @@ enum CacheBench {
         Image(bitmap: ImageBitmap(width: 16, height: 16, fill: .white), hasAlpha: false)
     }
 
-    /// An empty directory `webimage-bench-<name>` under the temporary directory. Emptied
-    /// again by the next run of the same case, so runs never pile up files.
     /// Where the cases' disk caches live: `$WEBIMAGE_BENCH_TMPDIR`, else the temporary directory.
     static let scratchRoot =
         ProcessInfo.processInfo.environment["WEBIMAGE_BENCH_TMPDIR"] ?? FileManager.default.temporaryDirectory.path
@@ -152,6 +150,8 @@ enum CacheBench {
         }
     }
 
+    /// An empty directory `webimage-bench-<name>` under ``scratchRoot``. The next process
+    /// that asks for it moves this one into the trash, which scripts/bench empties at the end.
     static func freshDirectory(_ name: String) throws -> URL {
         let root = URL(fileURLWithPath: scratchRoot, isDirectory: true)
         let url = root.appendingPathComponent("webimage-bench-\(name)")
@@ -168,6 +168,25 @@ enum CacheBench {
         }
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
+    }
+
+    /// Empties every file under `directory` (truncated to 0 bytes, not deleted), so that the
+    /// memory their data held in the page cache serves the next run's writes.
+    ///
+    /// Called between runs, untimed. On this harness's VM (Firecracker, with the balloon's free
+    /// page reporting) memory the guest has not used lately goes back to the host, and the
+    /// first write to it costs a host page fault: `dd` wrote 1 GB of new file data at 0.42 GB/s
+    /// into such memory and at 6 GB/s into memory just freed. Without this, every run's files
+    /// grow the page cache into such memory, which no server with a full page cache pays, and
+    /// the cost grows as earlier runs fill the recycled memory. Deleting the files instead would
+    /// make ext4 skip their recently freed inodes on every later create (see ``freshDirectory(_:)``).
+    static func recycleFiles(in directory: URL) throws {
+        guard let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else {
+            throw BenchError("cannot list \(directory.path)")
+        }
+        for case let file as URL in files where truncate(file.path, 0) != 0 && errno != EISDIR {
+            throw BenchError("cannot truncate \(file.path): errno \(errno)")
+        }
     }
 
     /// Where ``freshDirectory(_:)`` moves old directories (under ``scratchRoot``).

@@ -102,7 +102,9 @@ let managerCases: [BenchCase] = [
                         return try await group.reduce(0, +)
                     }
                 }
-                return try DownloadBench.output(total, origin)
+                var output = try DownloadBench.output(total, origin)
+                output.afterRun = { try CacheBench.recycleFiles(in: directory) }
+                return output
             }
         },
         swiftPeer: { context in

@@ -61,6 +61,7 @@ func measure(_ benchCase: BenchCase, context: BenchContext, warmup: Int, runs: I
             let output = try body()
             checksum &+= output.checksum
             shape = output.shape
+            try output.afterRun?()
         }
         let clock = ContinuousClock()
         var samples: [Double] = []
@@ -75,6 +76,7 @@ func measure(_ benchCase: BenchCase, context: BenchContext, warmup: Int, runs: I
             samples.append(milliseconds(elapsed))
             checksum &+= output.checksum
             shape = output.shape
+            try output.afterRun?()
         }
         let sorted = samples.sorted()
         result.samplesMs = samples.map(rounded)
