@@ -154,9 +154,9 @@ struct BodyReceiver {
         if let storage {
             wanted = max(needed, storage.capacity * 2)
         } else if expected > needed {
-            wanted = min(expected, Self.largestUpFrontReservation)
+            wanted = max(needed, min(expected, Self.largestUpFrontReservation))
         }
-        let larger = BodyBufferPool.shared.take(atLeast: min(max(wanted, needed), maxSize))
+        let larger = BodyBufferPool.shared.take(atLeast: min(wanted, maxSize))
         if let storage, count > 0 {
             larger.write(UnsafeRawBufferPointer(start: storage.base, count: count), at: 0)
         }
