@@ -20,12 +20,14 @@ extension ImageCache {
         guard cacheType.includesDisk else { return }
         let coder = context?.imageCoder
         let encodeOptions = context?.imageEncodeOptions ?? ImageEncodeOptions()
+        // With bytes to write, the queued work must not keep the decoded image alive.
+        let imageToEncode = data == nil ? image : nil
         try await offCaller { [self] in
             let bytes: Data
             if let data {
                 bytes = data
-            } else if let image {
-                bytes = try Self.encodeForDisk(image, coder: coder, options: encodeOptions)
+            } else if let imageToEncode {
+                bytes = try Self.encodeForDisk(imageToEncode, coder: coder, options: encodeOptions)
             } else {
                 return
             }
@@ -44,6 +46,22 @@ extension ImageCache {
             throw error
         } catch {
             throw WebImageError.diskCacheFailure("cannot write the entry for the key: \(error.localizedDescription)")
+        }
+    }
+
+    /// Queues a write of `data` under `key` on the I/O queue and returns at once; `completion`
+    /// gets nil once written, or the error. For stores nobody waits for on their own task.
+    func storeImageDataToDiskInBackground(
+        _ data: Data, forKey key: String, metadata: DiskCacheMetadata?,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        ioQueue.async { [self] in
+            do {
+                try storeImageDataToDisk(data, forKey: key, metadata: metadata)
+                completion(nil)
+            } catch {
+                completion(error)
+            }
         }
     }
 

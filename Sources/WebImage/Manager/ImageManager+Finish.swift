@@ -18,28 +18,26 @@ extension ImageManager {
                 original, with: transformer, key: load.originalKey, animated: options.contains(.transformAnimatedImage))
         }
         let derived = image.isTransformed || image.isThumbnail
-        var stores: [@Sendable (_ part: ImageCacheType) async -> Void] = []
+        var stores: [CacheStore] = []
         if load.fullKey != load.originalKey {
             stores.append(originalStore(load, image: original, data: data, metadata: metadata, cacheType: cacheType))
         }
         if cacheType == .none || load.fullKey != load.originalKey {
-            let storeType = load.context.storeCacheType ?? .all
             let passedData = derived ? nil : data
             stores.append(
-                makeStore(
-                    load, cache: load.cache, key: load.fullKey, image: image, data: passedData,
-                    originalData: passedData, metadata: metadata, cacheType: storeType))
+                CacheStore(
+                    cache: load.cache, key: load.fullKey, image: image, data: passedData, originalData: passedData,
+                    metadata: metadata, cacheType: load.context.storeCacheType ?? .all, options: options,
+                    context: load.context, url: load.url))
         }
         if options.contains(.waitStoreCache) {
-            for store in stores { await store(.all) }
-        } else if !stores.isEmpty {
+            for store in stores { await store.run(.all, telemetry: telemetry) }
+        } else {
             // Memory now, as SDWebImage: a load that starts once this one has ended must hit
             // it rather than download again. The disk (encoding, serializer, write) follows
             // off this load.
-            for store in stores { await store(.memory) }
-            Task.detached(priority: .utility) {
-                for store in stores { await store(.disk) }
-            }
+            for store in stores { await store.run(.memory, telemetry: telemetry) }
+            for store in stores { store.startDisk(telemetry: telemetry) }
         }
         return ImageManagerResult(image: image, data: derived ? nil : data, cacheType: cacheType, url: load.url)
     }
@@ -48,41 +46,15 @@ extension ImageManager {
     /// minus the disk if it came from there. A thumbnail is not the original: only its data is kept.
     private func originalStore(
         _ load: PreparedLoad, image: Image, data: Data?, metadata: DiskCacheMetadata?, cacheType: ImageCacheType
-    ) -> @Sendable (_ part: ImageCacheType) async -> Void {
+    ) -> CacheStore {
         var storeType = load.context.originalStoreCacheType ?? .disk
         if cacheType == .disk {
             storeType = storeType == .all ? .memory : (storeType == .disk ? .none : storeType)
         }
-        let cache = load.context.originalImageCache ?? load.cache
-        return makeStore(
-            load, cache: cache, key: load.originalKey, image: image.isThumbnail ? nil : image, data: data,
-            originalData: data, metadata: metadata, cacheType: storeType)
-    }
-
-    private func makeStore(
-        _ load: PreparedLoad, cache: any ImageCaching, key: String, image: Image?, data: Data?, originalData: Data?,
-        metadata: DiskCacheMetadata?, cacheType: ImageCacheType
-    ) -> @Sendable (_ part: ImageCacheType) async -> Void {
-        let options = load.options
-        let context = load.context
-        let url = load.url
-        let telemetry = self.telemetry
-        return { part in
-            let cacheType = cacheType.restricted(to: part)
-            guard cacheType != .none, image != nil || data != nil else { return }
-            var data = data
-            if let serializer = context.cacheSerializer, let image, cacheType == .disk || cacheType == .all {
-                data = serializer.cacheData(for: image, originalData: originalData, url: url)
-            }
-            // A failed store costs a later miss, never this load's result (as SDWebImage).
-            do {
-                try await cache.store(
-                    image, data: data, metadata: metadata, forKey: key, options: options, context: context,
-                    cacheType: cacheType)
-            } catch {
-                telemetry.storeFailed(key: key, error: error)
-            }
-        }
+        return CacheStore(
+            cache: load.context.originalImageCache ?? load.cache, key: load.originalKey,
+            image: image.isThumbnail ? nil : image, data: data, originalData: data, metadata: metadata,
+            cacheType: storeType, options: load.options, context: load.context, url: load.url)
     }
 
     /// Applies `transformer`: to a still image, or frame by frame to an animation when

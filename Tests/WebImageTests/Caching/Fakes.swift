@@ -35,6 +35,8 @@ final class FakeDiskCache: DiskCaching {
         var entries: [String: DiskCacheEntry] = [:]
         var reads = 0
         var failWrites = false
+        /// Successful `setData` calls.
+        var writes = 0
         var expired: Set<String> = []
     }
     let state = Locked(State())
@@ -69,6 +71,7 @@ final class FakeDiskCache: DiskCaching {
         try state.withLock { state in
             if state.failWrites { throw CocoaError(.fileWriteOutOfSpace) }
             state.entries[key] = DiskCacheEntry(data: data, metadata: metadata ?? DiskCacheMetadata())
+            state.writes += 1
         }
     }
     func extendedData(forKey key: String) -> Data? { state.withLock { $0.entries[key]?.metadata.extendedData } }
