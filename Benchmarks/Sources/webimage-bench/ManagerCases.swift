@@ -79,45 +79,71 @@ let managerCases: [BenchCase] = [
         summary:
             "1,000 distinct ~100 KB JPEG URLs through ImageManager.loadImage (download + decode + disk store, 6 concurrent) vs raw AsyncHTTPClient + decode, 6 workers",
         setup: { context in
-            let origin = try DownloadBench.origin(context, count: ManagerBench.pipelineCount)
-            var config = ImageDownloaderConfig()
-            config.maxConcurrentDownloads = DownloadBench.concurrency
-            let downloader = ImageDownloader(config: config)
-            let root = try CacheBench.freshDirectory("manager-pipeline")
-            let run = Atomic<Int>(0)
-            return {
-                // A fresh disk cache per run, so every URL is a miss and is stored again.
-                var cacheConfig = ImageCacheConfig()
-                cacheConfig.shouldCacheImagesInMemory = false
-                let directory = root.appendingPathComponent("\(run.wrappingAdd(1, ordering: .relaxed).oldValue)")
-                let cache = try ImageCache(namespace: "bench", directory: directory, config: cacheConfig)
-                let manager = ImageManager(cache: cache, loader: downloader)
-                let total = try CacheBench.wait {
+            try ManagerBench.pipeline(context, name: "manager-pipeline") { manager, origin in
+                try CacheBench.wait {
                     try await withThrowingTaskGroup(of: Int.self) { group in
                         for url in origin.urls {
-                            group.addTask {
-                                try await manager.loadImage(with: url, options: .waitStoreCache).data?.count ?? 0
-                            }
+                            group.addTask { try await ManagerBench.storedLoad(url, manager) }
                         }
                         return try await group.reduce(0, +)
                     }
                 }
-                var output = try DownloadBench.output(total, origin)
-                output.afterRun = { try CacheBench.recycleFiles(in: directory) }
-                return output
             }
         },
-        swiftPeer: { context in
-            let origin = try DownloadBench.origin(context, count: ManagerBench.pipelineCount)
-            let client = DownloadBench.peerClient()
-            return {
-                let total = try DownloadBench.peerRun(origin, client, consume: DownloadBench.decodedBytes)
-                return try DownloadBench.output(total, origin)
+        swiftPeer: ManagerBench.pipelinePeer),
+    BenchCase(
+        "manager-pipeline-workers",
+        summary:
+            "1,000 distinct ~100 KB JPEG URLs through ImageManager.loadImage (download + decode + disk store), called by 6 workers as the peer does, vs raw AsyncHTTPClient + decode, 6 workers",
+        setup: { context in
+            try ManagerBench.pipeline(context, name: "manager-pipeline-workers") { manager, origin in
+                try DownloadBench.workers(origin) { try await ManagerBench.storedLoad($0, manager) }
             }
-        }),
+        },
+        swiftPeer: ManagerBench.pipelinePeer),
 ]
 
 enum ManagerBench {
+    /// The pipeline cases' setup: 1,000 JPEG URLs, a downloader with 6 slots, and per run a
+    /// manager over a fresh disk cache (memory caching off), so every URL is a miss and is
+    /// stored again. `drive` makes the loads and returns the bytes they brought.
+    static func pipeline(
+        _ context: BenchContext, name: String,
+        drive: @escaping @Sendable (ImageManager, DownloadBench.Origin) throws -> Int
+    ) throws -> BenchCase.Body {
+        let origin = try DownloadBench.origin(context, count: pipelineCount)
+        var config = ImageDownloaderConfig()
+        config.maxConcurrentDownloads = DownloadBench.concurrency
+        let downloader = ImageDownloader(config: config)
+        let root = try CacheBench.freshDirectory(name)
+        let run = Atomic<Int>(0)
+        return {
+            var cacheConfig = ImageCacheConfig()
+            cacheConfig.shouldCacheImagesInMemory = false
+            let directory = root.appendingPathComponent("\(run.wrappingAdd(1, ordering: .relaxed).oldValue)")
+            let cache = try ImageCache(namespace: "bench", directory: directory, config: cacheConfig)
+            var output = try DownloadBench.output(
+                try drive(ImageManager(cache: cache, loader: downloader), origin), origin)
+            output.afterRun = { try CacheBench.recycleFiles(in: directory) }
+            return output
+        }
+    }
+
+    /// One pipeline load that returns once its disk store has ended, so the store is timed.
+    @Sendable static func storedLoad(_ url: URL, _ manager: ImageManager) async throws -> Int {
+        try await manager.loadImage(with: url, options: .waitStoreCache).data?.count ?? 0
+    }
+
+    /// The pipeline cases' peer: raw AsyncHTTPClient and a decode, 6 workers, nothing stored.
+    @Sendable static func pipelinePeer(_ context: BenchContext) throws -> BenchCase.Body {
+        let origin = try DownloadBench.origin(context, count: pipelineCount)
+        let client = DownloadBench.peerClient()
+        return {
+            let total = try DownloadBench.peerRun(origin, client, consume: DownloadBench.decodedBytes)
+            return try DownloadBench.output(total, origin)
+        }
+    }
+
     static let concurrentLoads = 1_000
     static let memoryHits = 20_000
     static let pipelineCount = 1_000
