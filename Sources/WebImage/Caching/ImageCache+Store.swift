@@ -49,18 +49,17 @@ extension ImageCache {
         }
     }
 
-    /// Queues a write of `data` under `key` on the I/O queue and returns at once; `completion`
-    /// gets nil once written, or the error. For stores nobody waits for on their own task.
+    /// Queues a write of `data` under `key` on the I/O queue and returns at once; `onFailure`
+    /// gets the error if the write fails. For stores nobody waits for.
     func storeImageDataToDiskInBackground(
         _ data: Data, forKey key: String, metadata: DiskCacheMetadata?,
-        completion: @escaping @Sendable ((any Error)?) -> Void
+        onFailure: @escaping @Sendable (any Error) -> Void
     ) {
         ioQueue.async { [self] in
             do {
                 try storeImageDataToDisk(data, forKey: key, metadata: metadata)
-                completion(nil)
             } catch {
-                completion(error)
+                onFailure(error)
             }
         }
     }

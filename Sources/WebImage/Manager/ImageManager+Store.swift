@@ -43,9 +43,8 @@ extension ImageManager {
             var store = self
             if store.context.cacheSerializer == nil, store.data != nil { store.image = nil }
             if let data = store.data, store.image == nil, let imageCache = cache as? ImageCache {
-                let key = key
-                imageCache.storeImageDataToDiskInBackground(data, forKey: key, metadata: metadata) { error in
-                    if let error { telemetry.storeFailed(key: key, error: error) }
+                imageCache.storeImageDataToDiskInBackground(data, forKey: key, metadata: metadata) { [key] error in
+                    telemetry.storeFailed(key: key, error: error)
                 }
                 return
             }
