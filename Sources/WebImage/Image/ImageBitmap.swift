@@ -3,12 +3,34 @@
 ///
 /// Straight alpha keeps PNG and lossless WebP round trips bit-exact; transformers that need
 /// premultiplied values convert internally. The storage is a Swift array, so copies share it
-/// until one of them writes (copy on write).
+/// until one of them writes (copy on write). Large pixel arrays that the library allocated (256
+/// KiB and up, through ``init(width:height:initializingWith:)``) are recycled for a later
+/// decode once no copy of the bitmap is left, up to 16 MiB of unused arrays per process; an
+/// array still held elsewhere (a `pixels` value copied out) is never written again.
 public struct ImageBitmap: Sendable, Equatable {
     public let width: Int
     public let height: Int
     /// `width * height * 4` bytes, R G B A per pixel.
-    public var pixels: [UInt8]
+    public var pixels: [UInt8] {
+        get { storage }
+        set {
+            recycler = nil
+            storage = newValue
+        }
+        _modify {
+            // Changed in place: the array stays this bitmap's, and the recycler must let go of
+            // its reference first, or the write would copy the whole array.
+            if let recycler {
+                recycler.disown()
+                self.recycler = nil
+            }
+            yield &storage
+        }
+    }
+    private var storage: [UInt8]
+    /// Set when the library allocated ``pixels``: hands them to ``PixelBufferPool`` when the
+    /// last copy of this bitmap goes away.
+    private var recycler: PixelRecycler?
 
     /// Wraps existing pixels; throws ``WebImageError/invalidArgument(_:)`` if the count is wrong.
     public init(width: Int, height: Int, pixels: [UInt8]) throws {
@@ -21,7 +43,7 @@ public struct ImageBitmap: Sendable, Equatable {
         }
         self.width = width
         self.height = height
-        self.pixels = pixels
+        self.storage = pixels
     }
 
     /// A bitmap filled with one colour.
@@ -40,25 +62,35 @@ public struct ImageBitmap: Sendable, Equatable {
                 }
             }
         }
-        self.pixels = pixels
+        self.storage = pixels
     }
 
     /// Lets a decoder write straight into the bitmap's storage (no intermediate copy).
-    /// `body` receives the uninitialised buffer and must fill every byte.
+    /// `body` receives a buffer of unspecified contents (fresh memory, or the recycled pixels of
+    /// an image no longer held) and must fill every byte.
     /// The caller checks the pixel limit before calling this.
     public init(
         width: Int, height: Int,
+        initializingWith body: (UnsafeMutableBufferPointer<UInt8>) throws -> Void
+    ) rethrows {
+        try self.init(width: width, height: height, pool: .shared, initializingWith: body)
+    }
+
+    /// As the public initializer, taking memory from and returning it to `pool`.
+    init(
+        width: Int, height: Int, pool: PixelBufferPool,
         initializingWith body: (UnsafeMutableBufferPointer<UInt8>) throws -> Void
     ) rethrows {
         precondition(width > 0 && height > 0, "bitmap size must be positive")
         self.width = width
         self.height = height
         let count = width * height * 4
-        self.pixels = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            HugePageAdvice.advise(buffer)
-            try body(buffer)
-            initialized = count
-        }
+        storage = try pool.pixels(count: count, writtenBy: body)
+        if count >= PixelBufferPool.minimumByteCount { recycler = PixelRecycler(storage, pool: pool) }
+    }
+
+    public static func == (lhs: ImageBitmap, rhs: ImageBitmap) -> Bool {
+        lhs.width == rhs.width && lhs.height == rhs.height && lhs.storage == rhs.storage
     }
 
     public var size: PixelSize { PixelSize(width: width, height: height) }
