@@ -9,6 +9,11 @@ import Synchronization
 /// allocated gives its array back here when its last copy goes away, up to ``byteLimit``
 /// bytes, and the next decode of a similar size writes into it instead.
 ///
+/// The first array of each new largest size is let go rather than kept. Freeing a large block
+/// is what raises glibc's dynamic `mmap` and trim thresholds (to the block's size and twice
+/// that); if the pool kept every bitmap, they would stay at 128 KiB, and every other allocation
+/// above that (response bodies, `Data` copies) would be trimmed and faulted in again each time.
+///
 /// Only arrays of ``minimumByteCount`` bytes or more are kept. An array that someone still
 /// holds (a `pixels` value copied out of the bitmap) is never written: copy on write gives the
 /// decoder a fresh array, and the pool lets the shared one go.
@@ -73,10 +78,15 @@ final class PixelBufferPool: Sendable {
         free.withLock { $0.put(array, capacity: capacity, limit: byteLimit) }
     }
 
+    /// glibc raises its thresholds for freed blocks up to 32 MiB (`DEFAULT_MMAP_THRESHOLD_MAX`).
+    static let largestThresholdRaise = 32 << 20
+
     private struct FreeArrays: ~Copyable {
         /// The most recently freed last: its pages are the likeliest to be in cache.
         var arrays: [[UInt8]] = []
         var bytes = 0
+        /// The largest array let go so far.
+        var largestReleased = 0
 
         mutating func take(fitting count: Int) -> [UInt8]? {
             guard
@@ -88,6 +98,10 @@ final class PixelBufferPool: Sendable {
         }
 
         mutating func put(_ array: [UInt8], capacity: Int, limit: Int) {
+            if capacity > largestReleased, capacity <= PixelBufferPool.largestThresholdRaise {
+                largestReleased = capacity
+                return
+            }
             guard bytes + capacity <= limit else { return }
             arrays.append(array)
             bytes += capacity

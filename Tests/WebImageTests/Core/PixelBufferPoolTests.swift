@@ -14,13 +14,20 @@ struct PixelBufferPoolTests {
         ImageBitmap(width: side, height: side, pool: pool) { $0.update(repeating: value) }
     }
 
+    /// A pool that has already let go of its first array of `side`: from then on it keeps them.
+    static func primedPool(byteLimit: Int = 4 << 20, side: Int = side) -> PixelBufferPool {
+        let pool = PixelBufferPool(byteLimit: byteLimit)
+        _ = bitmap(pool, fill: 0, side: side)
+        return pool
+    }
+
     static func address(_ pixels: [UInt8]) -> UInt {
         pixels.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
     }
 
     @Test("Pixels go back only when the last copy of the bitmap goes")
     func recycledAfterTheLastCopy() {
-        let pool = PixelBufferPool(byteLimit: 4 << 20)
+        let pool = Self.primedPool()
         var first: ImageBitmap? = Self.bitmap(pool, fill: 1)
         var copy = first
         first = nil
@@ -38,7 +45,7 @@ struct PixelBufferPoolTests {
 
     @Test("The array goes back when the last copy goes, and the next bitmap writes into it")
     func recycledArrayIsRewritten() {
-        let pool = PixelBufferPool(byteLimit: 4 << 20)
+        let pool = Self.primedPool()
         var first: ImageBitmap? = Self.bitmap(pool, fill: 1)
         let address = first.map { Self.address($0.pixels) }
         first = nil
@@ -53,7 +60,7 @@ struct PixelBufferPoolTests {
 
     @Test("Pixels copied out of a dropped bitmap are never overwritten by a later decode")
     func heldPixelsStayIntact() {
-        let pool = PixelBufferPool(byteLimit: 4 << 20)
+        let pool = Self.primedPool()
         var first: ImageBitmap? = Self.bitmap(pool, fill: 1)
         let kept = first?.pixels ?? []
         first = nil
@@ -67,7 +74,7 @@ struct PixelBufferPoolTests {
 
     @Test("A bitmap changed in place keeps its array: it is not recycled under it")
     func inPlaceChangeDisownsThePixels() {
-        let pool = PixelBufferPool(byteLimit: 4 << 20)
+        let pool = Self.primedPool()
         var bitmap = Self.bitmap(pool, fill: 1)
         let address = Self.address(bitmap.pixels)
         bitmap[0, 0] = RGBA8(r: 9, g: 9, b: 9, a: 9)
@@ -83,7 +90,7 @@ struct PixelBufferPoolTests {
 
     @Test("A decode that throws gives its recycled array back")
     func throwingBodyReturnsTheArray() {
-        let pool = PixelBufferPool(byteLimit: 4 << 20)
+        let pool = Self.primedPool()
         var first: ImageBitmap? = Self.bitmap(pool, fill: 1)
         first = nil
         let pooled = pool.pooledBytes
@@ -101,7 +108,7 @@ struct PixelBufferPoolTests {
     @Test("The pool keeps at most its limit, nothing below 256 KiB, and only close sizes fit")
     func bounded() {
         let large = 512 * 512 * 4
-        let pool = PixelBufferPool(byteLimit: large * 3 / 2)
+        let pool = Self.primedPool(byteLimit: large * 3 / 2, side: 512)
         var held = [Self.bitmap(pool, fill: 1, side: 512), Self.bitmap(pool, fill: 1, side: 512)]
         held.removeAll()
         // Room for one array only.
@@ -122,9 +129,33 @@ struct PixelBufferPoolTests {
         _ = (held, small)
     }
 
+    @Test("The first array of each new largest size is let go, so glibc raises its thresholds")
+    func firstOfEachLargerSizeIsFreed() {
+        let pool = PixelBufferPool(byteLimit: 16 << 20)
+        var first: ImageBitmap? = Self.bitmap(pool, fill: 1)
+        first = nil
+        #expect(pool.pooledBytes == 0)
+        var second: ImageBitmap? = Self.bitmap(pool, fill: 1)
+        second = nil
+        let kept = pool.pooledBytes
+        #expect(kept >= Self.byteCount)
+
+        // A larger size is let go once, then kept; a smaller one is kept at once.
+        var large: ImageBitmap? = Self.bitmap(pool, fill: 1, side: 512)
+        large = nil
+        #expect(pool.pooledBytes == kept)
+        large = Self.bitmap(pool, fill: 1, side: 512)
+        large = nil
+        #expect(pool.pooledBytes >= kept + 512 * 512 * 4)
+        var between: ImageBitmap? = Self.bitmap(pool, fill: 1, side: 384)
+        between = nil
+        #expect(pool.pooledBytes >= kept + 512 * 512 * 4 + 384 * 384 * 4)
+        _ = (first, second, large, between)
+    }
+
     @Test("Equality compares the pixels, whether or not they are recycled")
     func equalityIgnoresRecycling() throws {
-        let pool = PixelBufferPool(byteLimit: 4 << 20)
+        let pool = Self.primedPool()
         let pooled = Self.bitmap(pool, fill: 5)
         let plain = try ImageBitmap(
             width: Self.side, height: Self.side, pixels: [UInt8](repeating: 5, count: Self.byteCount))
