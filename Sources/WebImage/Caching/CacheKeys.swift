@@ -50,10 +50,100 @@ public enum CacheKeys {
     /// The path extension SDWebImage uses as a type hint: the URL's path extension (query and
     /// fragment ignored), else the string's.
     public static func pathExtension(forKey key: String) -> String {
+        // Several times per load (decode options, file names): skip Foundation's URL parser
+        // for the plain http(s) keys that make up nearly all of them.
+        if let ext = plainHTTPPathExtension(key) { return ext }
         if let url = URL(string: key), url.scheme != nil {
             return url.pathExtension
         }
         return (key as NSString).pathExtension
+    }
+}
+
+extension CacheKeys {
+    /// `URL(string: key)?.pathExtension` for a lowercase `http://` or `https://` key that is
+    /// plainly valid by RFC 3986 (a host name or IPv4 address with an optional port, then only
+    /// unescaped path, query and fragment characters); nil for any other key.
+    static func plainHTTPPathExtension(_ key: String) -> String? {
+        var key = key
+        return key.withUTF8 { bytes -> String? in
+            var index: Int
+            if bytes.starts(with: "https://".utf8) {
+                index = 8
+            } else if bytes.starts(with: "http://".utf8) {
+                index = 7
+            } else {
+                return nil
+            }
+            guard let pathStart = skipHostAndPort(bytes, from: index) else { return nil }
+            index = pathStart
+            while index < bytes.count, isPathByte(bytes[index]) { index += 1 }
+            let pathEnd = index
+            // The query, then the fragment: path characters plus `/` and `?`, one `#` at most.
+            var sawFragment = false
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "#"), !sawFragment {
+                    sawFragment = true
+                } else if byte != UInt8(ascii: "?"), !isPathByte(byte) {
+                    return nil
+                }
+                index += 1
+            }
+            return lastExtension(bytes[pathStart..<pathEnd])
+        }
+    }
+
+    /// The index after `host[:port]` starting at `start` (host letters, digits, `-` and `.`,
+    /// port digits), if what follows is the end, `/`, `?` or `#`.
+    private static func skipHostAndPort(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var index = start
+        while index < bytes.count, isHostByte(bytes[index]) { index += 1 }
+        guard index > start else { return nil }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
+            index += 1
+            let portStart = index
+            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+            guard index > portStart, index - portStart <= 5 else { return nil }
+        }
+        guard index == bytes.count || [UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")].contains(bytes[index])
+        else { return nil }
+        return index
+    }
+
+    /// The extension of a path's last component (trailing slashes ignored), as Foundation's:
+    /// empty for none or when the component ends with a dot. Nil for a component that starts
+    /// with a dot, where Foundation's rules are its own (`.jpg` and `..a` have none, `....a` has `a`).
+    private static func lastExtension(_ path: Slice<UnsafeBufferPointer<UInt8>>) -> String? {
+        var end = path.endIndex
+        while end > path.startIndex, path[end - 1] == UInt8(ascii: "/") { end -= 1 }
+        var start = end
+        while start > path.startIndex, path[start - 1] != UInt8(ascii: "/") { start -= 1 }
+        guard start == end || path[start] != UInt8(ascii: ".") else { return nil }
+        guard let dot = path[start..<end].lastIndex(of: UInt8(ascii: ".")), dot + 1 < end else { return "" }
+        return String(decoding: path[(dot + 1)..<end], as: UTF8.self)
+    }
+
+    private static func isHostByte(_ byte: UInt8) -> Bool {
+        isAlphanumeric(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+    }
+
+    /// RFC 3986 `pchar` without percent-escapes, or `/`.
+    private static func isPathByte(_ byte: UInt8) -> Bool {
+        if isAlphanumeric(byte) { return true }
+        switch byte {
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "!"),
+            UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
+            UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A)
     }
 }
 
