@@ -106,9 +106,11 @@ extension CacheKeys {
             while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
             guard index > portStart, index - portStart <= 5 else { return nil }
         }
-        guard index == bytes.count || [UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")].contains(bytes[index])
-        else { return nil }
-        return index
+        guard index < bytes.count else { return index }
+        switch bytes[index] {
+        case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): return index
+        default: return nil
+        }
     }
 
     /// The extension of a path's last component (trailing slashes ignored), as Foundation's:

@@ -24,6 +24,9 @@ final class PixelBufferPool: Sendable {
     /// Smaller arrays come and go through malloc's own free lists cheaply.
     static let minimumByteCount = 256 << 10
 
+    /// glibc raises its thresholds for freed blocks up to 32 MiB (`DEFAULT_MMAP_THRESHOLD_MAX`).
+    static let largestThresholdRaise = 32 << 20
+
     /// At most this many bytes of unused arrays are kept.
     let byteLimit: Int
     private let free: Locked<FreeArrays>
@@ -77,9 +80,6 @@ final class PixelBufferPool: Sendable {
         guard capacity >= Self.minimumByteCount, capacity <= byteLimit else { return }
         free.withLock { $0.put(array, capacity: capacity, limit: byteLimit) }
     }
-
-    /// glibc raises its thresholds for freed blocks up to 32 MiB (`DEFAULT_MMAP_THRESHOLD_MAX`).
-    static let largestThresholdRaise = 32 << 20
 
     private struct FreeArrays: ~Copyable {
         /// The most recently freed last: its pages are the likeliest to be in cache.
