@@ -4,7 +4,9 @@ extension ImageManager {
     /// Loads `url` and returns one result. With ``WebImageOptions/refreshCached`` the result is
     /// the freshest image: the revalidated one, or the cached one if the server says it is
     /// current (use ``imageEvents(with:options:context:)`` to see both). Cancelling the calling
-    /// task cancels the load and throws ``WebImageError/cancelled``.
+    /// task cancels the load and throws ``WebImageError/cancelled``. The load runs at the calling
+    /// task's priority unless ``WebImageOptions/highPriority`` or ``WebImageOptions/lowPriority``
+    /// says otherwise; loads that join it keep the first caller's.
     ///
     /// Throws ``WebImageError/invalidURL(_:)`` for a nil or empty URL,
     /// ``WebImageError/blackListed(_:)`` for a URL on the failed list (unless

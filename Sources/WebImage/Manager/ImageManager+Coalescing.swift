@@ -181,8 +181,10 @@ extension ImageManager {
         return try result.get()
     }
 
+    /// Runs in the first caller's task, whose priority the run takes (see
+    /// ``WebImageOptions/inheritedTaskPriority``).
     private func startShared(_ shared: SharedLoad, key: LoadCoalescingKey, load: PreparedLoad) {
-        let task = Task.detached(priority: load.options.taskPriority) { [self] in
+        let task = Task.detached(priority: load.options.inheritedTaskPriority) { [self] in
             let outcome: SharedLoad.Outcome
             do throws(WebImageError) {
                 outcome = .success(try await run(load, operation: shared.operation, sink: shared.sink))

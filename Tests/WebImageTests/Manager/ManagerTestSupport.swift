@@ -21,6 +21,7 @@ final class ScriptedLoader: ImageLoading {
         var responses: [URL: Response] = [:]
         var requests: [URL: Int] = [:]
         var contexts: [WebImageContext] = []
+        var priorities: [TaskPriority] = []
     }
     private let state = Locked(State())
 
@@ -28,6 +29,8 @@ final class ScriptedLoader: ImageLoading {
     func requestCount(for url: URL) -> Int { state.withLock { $0.requests[url] ?? 0 } }
     var totalRequests: Int { state.withLock { $0.requests.values.reduce(0, +) } }
     var lastContext: WebImageContext? { state.withLock { $0.contexts.last } }
+    /// The priority of the task each request was made from.
+    var requestPriorities: [TaskPriority] { state.withLock { $0.priorities } }
 
     func canRequestImage(for url: URL, options: WebImageOptions, context: WebImageContext?) -> Bool {
         url.scheme == "test"
@@ -40,6 +43,7 @@ final class ScriptedLoader: ImageLoading {
         let response = state.withLock { state -> Response? in
             state.requests[url, default: 0] += 1
             state.contexts.append(context ?? WebImageContext())
+            state.priorities.append(Task.currentPriority)
             return state.responses[url]
         }
         let token = ImageLoaderToken(url: url, progress: progress, completion: completion)
