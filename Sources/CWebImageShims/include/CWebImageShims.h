@@ -2,5 +2,6 @@
 #define CWEBIMAGESHIMS_H
 #include "jpeg_shim.h"
 #include "png_shim.h"
+#include "rename_shim.h"
 #include "stat_shim.h"
 #endif

@@ -1,3 +1,4 @@
+import CWebImageShims
 import Foundation
 
 #if canImport(Glibc)
@@ -26,9 +27,9 @@ enum DiskCacheFileIO {
     /// entry's path is removed rather than followed. With `touch`, sets the access time to now
     /// and leaves the modification time alone (relatime does not keep atime current).
     static func read(_ path: String, touch: Bool) -> ReadFile? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
         guard fd >= 0 else {
-            if errno == ELOOP { unlink(path) }
+            if errno == ELOOP { remove(path) }
             return nil
         }
         defer { close(fd) }
@@ -69,7 +70,24 @@ enum DiskCacheFileIO {
     /// `lstat` of `path`, or nil if it does not exist.
     static func status(_ path: String) -> stat? {
         var info = stat()
-        return lstat(path, &info) == 0 ? info : nil
+        return path.withCString { lstat($0, &info) } == 0 ? info : nil
+    }
+
+    /// `unlink(path)`; true if it removed a file.
+    @discardableResult
+    static func remove(_ path: String) -> Bool {
+        path.withCString { unlink($0) } == 0
+    }
+
+    /// Renames `from` over `to`, replacing it; errno on failure.
+    static func rename(_ from: String, over to: String) -> Int32? {
+        from.withCString { from in to.withCString { to in Glibc.rename(from, to) } } == 0 ? nil : errno
+    }
+
+    /// Renames `from` to `to` only if `to` does not exist; errno on failure: `EEXIST` when it
+    /// does, `EINVAL` or `ENOSYS` when the file system or kernel cannot tell.
+    static func renameWithoutReplacing(_ from: String, to: String) -> Int32? {
+        from.withCString { from in to.withCString { to in cwi_rename_noreplace(from, to) } } == 0 ? nil : errno
     }
 
     static func isRegularFile(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFREG }
@@ -79,14 +97,14 @@ enum DiskCacheFileIO {
     @discardableResult
     static func unlinkIfSame(_ path: String, device: UInt64, inode: UInt64) -> Int {
         guard let info = status(path), UInt64(info.st_dev) == device, UInt64(info.st_ino) == inode else { return 0 }
-        return unlink(path) == 0 ? Int(info.st_size) : 0
+        return remove(path) ? Int(info.st_size) : 0
     }
 
     /// Writes `head` then `body` to a new file `path` (which must not exist) with mode 0600,
     /// in one `writev` when the kernel takes it all, so the two never need joining in memory.
     /// Throws the errno on failure, after removing the partial file.
     static func writeNewFile(_ path: String, _ head: Data, _ body: Data) throws(DiskCacheFileIOError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let fd = path.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
         guard fd >= 0 else { throw DiskCacheFileIOError(code: errno, operation: "create") }
         var failure: DiskCacheFileIOError?
         head.withUnsafeBytes { head in
@@ -96,7 +114,7 @@ enum DiskCacheFileIO {
         }
         if close(fd) != 0, failure == nil { failure = DiskCacheFileIOError(code: errno, operation: "close") }
         if let failure {
-            unlink(path)
+            remove(path)
             throw failure
         }
     }
@@ -107,21 +125,23 @@ enum DiskCacheFileIO {
     {
         var written = 0
         let total = head.count + body.count
+        // At most two parts, on the stack: an array here would be one more allocation per store.
+        var parts = (iovec(), iovec())
         while written < total {
             // The parts not yet written: the rest of the head (if any), then the rest of the body.
-            var parts: [iovec] = []
-            if written < head.count, let base = head.baseAddress {
-                parts.append(
-                    iovec(iov_base: UnsafeMutableRawPointer(mutating: base + written), iov_len: head.count - written))
+            var partCount: Int32 = 0
+            func add(_ base: UnsafeRawPointer?, _ count: Int) {
+                guard let base, count > 0 else { return }
+                let part = iovec(iov_base: UnsafeMutableRawPointer(mutating: base), iov_len: count)
+                if partCount == 0 { parts.0 = part } else { parts.1 = part }
+                partCount += 1
             }
+            if written < head.count { add(head.baseAddress.map { $0 + written }, head.count - written) }
             let bodyOffset = max(0, written - head.count)
-            if bodyOffset < body.count, let base = body.baseAddress {
-                parts.append(
-                    iovec(
-                        iov_base: UnsafeMutableRawPointer(mutating: base + bodyOffset), iov_len: body.count - bodyOffset
-                    ))
+            if bodyOffset < body.count { add(body.baseAddress.map { $0 + bodyOffset }, body.count - bodyOffset) }
+            let count = withUnsafePointer(to: &parts) { tuple in
+                tuple.withMemoryRebound(to: iovec.self, capacity: 2) { writev(fd, $0, partCount) }
             }
-            let count = writev(fd, parts, Int32(parts.count))
             if count < 0 {
                 if errno == EINTR { continue }
                 return DiskCacheFileIOError(code: errno, operation: "write")

@@ -164,10 +164,14 @@ public final class DiskCache: DiskCaching {
                 }
                 throw .diskCacheFailure("cannot store \(name): \(error.description)")
             }
-            let old = DiskCacheFileIO.status(target).map { DiskCacheFileIO.isRegularFile($0) ? Int($0.st_size) : 0 }
-            if rename(temporary, target) == 0 { return old ?? 0 }
-            let code = errno
-            unlink(temporary)
+            // Most stores are new entries: a rename that refuses to replace needs no stat first.
+            guard var code = DiskCacheFileIO.renameWithoutReplacing(temporary, to: target) else { return 0 }
+            if code == EEXIST || code == EINVAL || code == ENOSYS {
+                let old = DiskCacheFileIO.status(target).map { DiskCacheFileIO.isRegularFile($0) ? Int($0.st_size) : 0 }
+                guard let failure = DiskCacheFileIO.rename(temporary, over: target) else { return old ?? 0 }
+                code = failure
+            }
+            DiskCacheFileIO.remove(temporary)
             if code == ENOENT, attempt == 1 {
                 try ensureDirectory()
                 continue
@@ -180,7 +184,7 @@ public final class DiskCache: DiskCaching {
 
     public func removeData(forKey key: String) {
         let path = cachePath(forKey: key)
-        guard let info = DiskCacheFileIO.status(path), unlink(path) == 0 else { return }
+        guard let info = DiskCacheFileIO.status(path), DiskCacheFileIO.remove(path) else { return }
         adjustSize(by: -Int(info.st_size))
     }
 

@@ -17,11 +17,30 @@ enum DiskCacheFileNames {
     static let maxExtensionBytes = nameMax - 64 - 1
     static let temporaryPrefix = ".tmp-"
 
+    /// Built in one string: this runs twice per load (the query and the store).
     static func fileName(forKey key: String) -> String {
-        let digest = SHA256.hash(data: Data(key.utf8))
-        let hex = hexString(digest)
-        guard let ext = sanitizedExtension(forKey: key) else { return hex }
-        return hex + "." + ext
+        var hasher = SHA256()
+        var key = key
+        key.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        let digest = hasher.finalize()
+        let ext = sanitizedExtension(forKey: key)
+        let length = 64 + (ext.map { 1 + $0.utf8.count } ?? 0)
+        return String(unsafeUninitializedCapacity: length) { name in
+            digest.withUnsafeBytes { bytes in
+                for (index, byte) in bytes.enumerated() {
+                    name[2 * index] = hexDigit(byte >> 4)
+                    name[2 * index + 1] = hexDigit(byte & 0x0f)
+                }
+            }
+            guard let ext else { return 64 }
+            name[64] = UInt8(ascii: ".")
+            _ = UnsafeMutableBufferPointer(rebasing: name[65...]).initialize(from: ext.utf8)
+            return length
+        }
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 
     /// The key's extension as it appears in the file name, or nil for none.
@@ -54,16 +73,5 @@ enum DiskCacheFileNames {
         let rest = name.dropFirst(temporaryPrefix.count)
         guard let dash = rest.firstIndex(of: "-") else { return nil }
         return pid_t(rest[..<dash])
-    }
-
-    private static func hexString(_ digest: SHA256.Digest) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(64)
-        for byte in digest {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

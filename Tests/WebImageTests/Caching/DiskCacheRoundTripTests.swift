@@ -76,6 +76,27 @@ import Testing
         }
     }
 
+    /// New entries are renamed in without a stat (the rename refuses to replace); a
+    /// replacement must still take the old entry's bytes off the running total.
+    @Test func theRunningSizeCountsNewEntriesAndReplacementsOnce() throws {
+        try withDiskCache { cache in
+            let scanned = cache.totalSize
+            #expect(scanned == 0)
+            try cache.setData(diskCacheTestBytes(3000, seed: 1), forKey: "a", metadata: nil)
+            try cache.setData(diskCacheTestBytes(500, seed: 2), forKey: "b", metadata: nil)
+            for round in 0..<5 {
+                try cache.setData(diskCacheTestBytes(100 * (round + 1), seed: 3), forKey: "a", metadata: nil)
+            }
+            let tracked = cache.state.withLock { $0.totalSize }
+            #expect(tracked == cache.totalSize)
+            let onDisk = try ["a", "b"].map { key in
+                try #require(FileManager.default.attributesOfItem(atPath: cache.cachePath(forKey: key))[.size] as? Int)
+            }
+            #expect(tracked == onDisk[0] + onDisk[1])
+            #expect(diskCacheDirectoryListing(cache.directory).count == 2)
+        }
+    }
+
     @Test func removeDataDeletesOnlyThatEntry() throws {
         try withDiskCache { cache in
             try cache.setData(Data("a".utf8), forKey: "a", metadata: nil)
