@@ -125,22 +125,21 @@ enum DiskCacheFileIO {
     {
         var written = 0
         let total = head.count + body.count
-        // At most two parts, on the stack: an array here would be one more allocation per store.
-        var parts = (iovec(), iovec())
         while written < total {
-            // The parts not yet written: the rest of the head (if any), then the rest of the body.
-            var partCount: Int32 = 0
-            func add(_ base: UnsafeRawPointer?, _ count: Int) {
-                guard let base, count > 0 else { return }
-                let part = iovec(iov_base: UnsafeMutableRawPointer(mutating: base), iov_len: count)
-                if partCount == 0 { parts.0 = part } else { parts.1 = part }
-                partCount += 1
-            }
-            if written < head.count { add(head.baseAddress.map { $0 + written }, head.count - written) }
-            let bodyOffset = max(0, written - head.count)
-            if bodyOffset < body.count { add(body.baseAddress.map { $0 + bodyOffset }, body.count - bodyOffset) }
+            // What is not written yet: the rest of the head, then the rest of the body (either
+            // may be empty). Two parts on the stack; an array would allocate on every store.
+            let headOffset = min(written, head.count)
+            let bodyOffset = written - headOffset
+            var parts = (
+                iovec(
+                    iov_base: UnsafeMutableRawPointer(mutating: head.baseAddress.map { $0 + headOffset }),
+                    iov_len: head.count - headOffset),
+                iovec(
+                    iov_base: UnsafeMutableRawPointer(mutating: body.baseAddress.map { $0 + bodyOffset }),
+                    iov_len: body.count - bodyOffset)
+            )
             let count = withUnsafePointer(to: &parts) { tuple in
-                tuple.withMemoryRebound(to: iovec.self, capacity: 2) { writev(fd, $0, partCount) }
+                tuple.withMemoryRebound(to: iovec.self, capacity: 2) { writev(fd, $0, 2) }
             }
             if count < 0 {
                 if errno == EINTR { continue }

@@ -97,6 +97,16 @@ import Testing
         }
     }
 
+    /// An empty body reaches `writev` as a zero-length part with no base address.
+    @Test func anEmptyBodyRoundTripsWithItsMetadata() throws {
+        try withDiskCache { cache in
+            try cache.setData(Data(), forKey: "empty", metadata: DiskCacheMetadata(etag: "e"))
+            let entry = try #require(cache.entry(forKey: "empty"))
+            #expect(entry.data.isEmpty)
+            #expect(entry.metadata.etag == "e")
+        }
+    }
+
     @Test func removeDataDeletesOnlyThatEntry() throws {
         try withDiskCache { cache in
             try cache.setData(Data("a".utf8), forKey: "a", metadata: nil)
