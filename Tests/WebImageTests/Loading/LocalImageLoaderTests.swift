@@ -5,10 +5,17 @@ import Testing
 @testable import WebImage
 
 /// The `file:` and `data:` loaders, the loaders manager's routing and the async adapters.
-@Suite struct LocalImageLoaderTests {
-    private static func temporaryFile(_ data: Data, name: String = "image.png") throws -> URL {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("webimage-loader-\(UUID().uuidString)")
+@Suite final class LocalImageLoaderTests {
+    /// This test's own directory for the files it loads; removed when the test ends.
+    private let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("webimage-loader-\(UUID().uuidString)")
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Writes `data` to `name` in this test's directory (replacing an earlier file of that name).
+    private func temporaryFile(_ data: Data, name: String = "image.png") throws -> URL {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let url = directory.appendingPathComponent(name)
         try data.write(to: url)
@@ -26,7 +33,7 @@ import Testing
 
     @Test func fileLoaderDecodesAFileAndReportsItsSize() async throws {
         let bytes = try Fixtures.data("png/rgba8.png")
-        let url = try Self.temporaryFile(bytes)
+        let url = try temporaryFile(bytes)
         let progress = ProgressLog()
         let result = try await FileImageLoader().loadImage(with: url, progress: progress.record)
         #expect(result.isFinished)
@@ -49,7 +56,7 @@ import Testing
     }
 
     @Test func fileLoaderRefusesADirectoryAndAFileAboveItsLimit() async throws {
-        let url = try Self.temporaryFile(Data(repeating: 7, count: 2048))
+        let url = try temporaryFile(Data(repeating: 7, count: 2048))
         let directoryError = await Self.error { () throws(WebImageError) in
             try await FileImageLoader().loadImage(with: url.deletingLastPathComponent())
         }
@@ -71,7 +78,7 @@ import Testing
         for bytes in [
             Data(), Data("not an image at all".utf8), Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0]),
         ] {
-            let url = try Self.temporaryFile(bytes)
+            let url = try temporaryFile(bytes)
             let error = await Self.error { () throws(WebImageError) in try await FileImageLoader().loadImage(with: url)
             }
             guard case .badImageData = error else {
@@ -83,7 +90,7 @@ import Testing
     }
 
     @Test func fileLoaderAppliesTheContextsThumbnailSize() async throws {
-        let url = try Self.temporaryFile(try Fixtures.data("jpeg/photo_800x600.jpg"), name: "photo.jpg")
+        let url = try temporaryFile(try Fixtures.data("jpeg/photo_800x600.jpg"), name: "photo.jpg")
         var context = WebImageContext()
         context.imageThumbnailPixelSize = PixelSize(width: 200, height: 200)
         let result = try await FileImageLoader().loadImage(with: url, context: context)
@@ -171,7 +178,7 @@ import Testing
     }
 
     @Test func cancellingTheTokenBeforeTheLoadEndsCallsBackOnceWithCancelled() async throws {
-        let url = try Self.temporaryFile(try Fixtures.data("jpeg/photo_800x600.jpg"), name: "p.jpg")
+        let url = try temporaryFile(try Fixtures.data("jpeg/photo_800x600.jpg"), name: "p.jpg")
         let calls = ResultLog()
         // The load waits in its first progress report until the test has cancelled, so it can
         // never finish first however the threads are scheduled (it did under ThreadSanitizer).
@@ -200,7 +207,7 @@ import Testing
     }
 
     @Test func eventStreamDeliversProgressThenTheFinalImage() async throws {
-        let url = try Self.temporaryFile(try Fixtures.data("png/rgba8.png"))
+        let url = try temporaryFile(try Fixtures.data("png/rgba8.png"))
         var sawProgress = false
         var finished: ImageLoadResult?
         for try await event in FileImageLoader().imageLoadEvents(with: url) {

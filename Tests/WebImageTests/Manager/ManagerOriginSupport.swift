@@ -21,19 +21,31 @@ struct ManagerOriginFixture {
         let origin = try await TestOrigin.start(fixturesDirectory: Fixtures.directory)
         let downloader = ImageDownloader(config: config)
         defer { try? FileManager.default.removeItem(at: directory) }
+        var cache: ImageCache?
         do {
-            let cache = try ImageCache(directory: directory)
+            let made = try ImageCache(directory: directory)
+            cache = made
             let fixture = ManagerOriginFixture(
-                origin: origin, downloader: downloader, cache: cache,
-                manager: ImageManager(cache: cache, loader: downloader))
+                origin: origin, downloader: downloader, cache: made,
+                manager: ImageManager(cache: made, loader: downloader))
             let result = try await body(fixture)
+            await Self.drainDiskWrites(of: made)
             await downloader.shutdown()
             try await origin.shutdown()
             return result
         } catch {
+            if let cache { await Self.drainDiskWrites(of: cache) }
             await downloader.shutdown()
             try? await origin.shutdown()
             throw error
+        }
+    }
+
+    /// Waits for the disk writes already queued (the stores loads started without waiting), so
+    /// that none lands after the directory is removed and makes the cache recreate it.
+    private static func drainDiskWrites(of cache: ImageCache) async {
+        await withCheckedContinuation { continuation in
+            cache.ioQueue.async(flags: .barrier) { continuation.resume() }
         }
     }
 
