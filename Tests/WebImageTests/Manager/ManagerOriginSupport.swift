@@ -18,23 +18,22 @@ struct ManagerOriginFixture {
     ) async throws -> T {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("webimage-manager-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Made first: if it throws, there is nothing to shut down yet.
+        let cache = try ImageCache(directory: directory)
         let origin = try await TestOrigin.start(fixturesDirectory: Fixtures.directory)
         let downloader = ImageDownloader(config: config)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        var cache: ImageCache?
         do {
-            let made = try ImageCache(directory: directory)
-            cache = made
             let fixture = ManagerOriginFixture(
-                origin: origin, downloader: downloader, cache: made,
-                manager: ImageManager(cache: made, loader: downloader))
+                origin: origin, downloader: downloader, cache: cache,
+                manager: ImageManager(cache: cache, loader: downloader))
             let result = try await body(fixture)
-            await Self.drainDiskWrites(of: made)
+            await Self.drainDiskWrites(of: cache)
             await downloader.shutdown()
             try await origin.shutdown()
             return result
         } catch {
-            if let cache { await Self.drainDiskWrites(of: cache) }
+            await Self.drainDiskWrites(of: cache)
             await downloader.shutdown()
             try? await origin.shutdown()
             throw error
