@@ -34,6 +34,9 @@ let package = Package(
         .systemLibrary(
             name: "CWebP", pkgConfig: "libwebpmux",
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // giflib ships no pkg-config file upstream; the modulemap links it.
         .systemLibrary(
             name: "CGIF",
@@ -43,7 +46,7 @@ let package = Package(
         .target(
             name: "WebImage",
             dependencies: [
-                "CWebImageShims", "CJPEG", "CPNG", "CWebP", "CGIF",
+                "CWebImageShims", "CJPEG", "CPNG", "CWebP", "CGIF", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -51,9 +54,6 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 // Bodies are collected in a ByteBuffer and handed out as Data without a copy.
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
-                // NIO's decompressor, run in an EmbeddedChannel for compressed bodies only.
-                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

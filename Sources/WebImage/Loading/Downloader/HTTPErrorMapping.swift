@@ -2,7 +2,6 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
-import NIOHTTPCompression
 import NIOPosix
 
 #if canImport(Glibc)
@@ -45,15 +44,8 @@ enum HTTPErrorMapping {
         case let error as ChannelError:
             if case .connectTimeout = error { return failure(.timedOut, "connecting took too long") }
             return failure(.connectionLost, "\(error)")
-        case let error as NIOHTTPDecompression.DecompressionError:
-            if error == .limit { return failure(.responseTooLarge, "the decompressed body passed the size limit") }
-            return failure(.badServerResponse, "bad gzip/deflate body (\(error))")
-        case let error as NIOHTTPDecompression.ExtraDecompressionError:
-            if error == .truncatedData { return failure(.badServerResponse, "the gzip/deflate body is cut short") }
-            if error == .invalidTrailingData {
-                return failure(.badServerResponse, "bytes after the end of the gzip/deflate body")
-            }
-            return failure(.badServerResponse, "bad gzip/deflate body (\(error))")
+        case let error as InflateError:
+            return failure(error == .limit ? .responseTooLarge : .badServerResponse, error.description)
         case let error as HTTPParserError:
             // The connection closed in the middle of a message: a body shorter than declared.
             if error == .invalidEOFState {

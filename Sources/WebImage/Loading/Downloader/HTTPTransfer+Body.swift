@@ -62,7 +62,7 @@ extension HTTPTransfer {
             progressive: progressiveDriver())
         receiver.reportProgress()
         do {
-            let inflater = try ResponseInflater(codings: codings, limit: maxSize)
+            let inflater = ResponseInflater(codings: codings, limit: maxSize)
             for try await chunk in response.body {
                 activity?.touch()
                 if let inflater {
