@@ -16,8 +16,7 @@ import Foundation
 enum HTTPDate {
     static func parse(_ text: String) -> Date? {
         var text = text
-        guard let fields = text.withUTF8({ Fields(reading: $0) }) else { return nil }
-        return fields.date
+        return text.withUTF8 { Fields(reading: $0) }.date
     }
 
     /// The parts of a date, filled from the first token that reads as each.
@@ -27,7 +26,7 @@ enum HTTPDate {
         var month: Int?
         var year: Int?
 
-        init?(reading bytes: UnsafeBufferPointer<UInt8>) {
+        init(reading bytes: UnsafeBufferPointer<UInt8>) {
             var start = 0
             while start < bytes.count {
                 guard !HTTPDate.isDelimiter(bytes[start]) else {
@@ -39,7 +38,6 @@ enum HTTPDate {
                 take(UnsafeBufferPointer(rebasing: bytes[start..<end]))
                 start = end
             }
-            guard time != nil, day != nil, month != nil, year != nil else { return nil }
         }
 
         private mutating func take(_ token: UnsafeBufferPointer<UInt8>) {

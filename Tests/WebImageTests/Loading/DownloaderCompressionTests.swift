@@ -86,10 +86,11 @@ struct DownloaderCompressionTests {
             let inflater = try #require(ResponseInflater(codings: ["gzip"], limit: expanded - 1))
             #expect(throws: (any Error).self) {
                 _ = try inflater.inflate(ByteBuffer(bytes: gzip))
-                _ = try inflater.finish()
+                try inflater.finish()
             }
             let exact = try #require(ResponseInflater(codings: ["gzip"], limit: expanded))
-            let parts = try exact.inflate(ByteBuffer(bytes: gzip)) + exact.finish()
+            let parts = try exact.inflate(ByteBuffer(bytes: gzip))
+            try exact.finish()
             #expect(parts.map(\.readableBytes).reduce(0, +) == expanded)
             #expect(ResponseInflater(codings: [], limit: 1) == nil)
             #expect(ResponseInflater(codings: ["gzip", "br"], limit: 1) == nil)

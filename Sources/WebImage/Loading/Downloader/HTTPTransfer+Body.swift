@@ -71,7 +71,7 @@ extension HTTPTransfer {
                     try receiver.append(chunk)
                 }
             }
-            for part in try inflater?.finish() ?? [] { try receiver.append(part) }
+            try inflater?.finish()
         } catch {
             await receiver.close()
             throw error

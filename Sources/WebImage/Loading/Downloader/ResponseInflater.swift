@@ -59,10 +59,9 @@ final class ResponseInflater {
         return parts
     }
 
-    /// The last inflated bytes (zlib hands out everything as it goes, so none); throws if a
-    /// compressed stream was cut short.
-    func finish() throws -> [ByteBuffer] {
+    /// Checks that the body ended with every compressed stream: zlib hands out all it can as
+    /// bytes arrive, so nothing is left to return; throws if a stream was cut short.
+    func finish() throws {
         for stage in stages where !stage.ended { throw InflateError.truncated }
-        return []
     }
 }

@@ -38,7 +38,7 @@ final class ZlibInflateStream {
     private var started = false
     private(set) var ended = false
     /// Bytes produced so far, checked against the caller's limit.
-    private(set) var produced = 0
+    private var produced = 0
 
     /// The most bytes one output buffer asks for.
     private static let outputChunk = 64 * 1024
