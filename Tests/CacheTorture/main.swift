@@ -155,8 +155,8 @@ case "fulldisk":
     do {
         try cache.setData(big, forKey: "k0", metadata: nil)
         fail("a store past RLIMIT_FSIZE succeeded")
-    } catch WebImageError.diskCacheFailure(let reason) {
-        print("failure: \(reason)")
+    } catch let error as WebImageError where error.code == .diskCacheFailure {
+        print("failure: \(error.message)")
     } catch { fail("unexpected error \(error)") }
     guard cache.data(forKey: "k0") == small, cache.data(forKey: "k1") == other else {
         fail("entries changed by the failed store")

@@ -75,9 +75,9 @@ extension ImageLoading {
 public enum ImageLoaderFailurePolicy {
     /// See ``ImageLoading/shouldBlockFailedURL(_:error:options:context:)``.
     public static func shouldBlock(_ error: WebImageError) -> Bool {
-        switch error {
+        switch error.code {
         case .invalidURL, .badImageData, .unsupportedFormat: true
-        case .transferFailed(let failure): !failure.isTransient
+        case .transferFailed: error.transferFailure?.isTransient == false
         default: false
         }
     }

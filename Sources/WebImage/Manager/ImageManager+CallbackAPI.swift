@@ -38,7 +38,7 @@ extension ImageManager {
                 deliver { completed(result.image, result.data, nil, result.cacheType, true, url) }
             case .success(.notModified):
                 break
-            case .failure(.notLoaded):
+            case .failure(let error) where error.code == .notLoaded:
                 deliver { completed(nil, nil, nil, .none, true, url) }
             case .failure(let error):
                 deliver { completed(nil, nil, error, .none, true, url) }

@@ -100,7 +100,7 @@ struct WebImageTargetLoadingTests {
             completed: log.completion)
         #expect(await settles { log.all.count == 2 })
         BindingFixtures.drain()
-        #expect(log.all.allSatisfy { if case .invalidURL = $0.error { true } else { false } })
+        #expect(log.all.allSatisfy { $0.error?.code == .invalidURL })
         #expect(log.all.last?.error == .invalidURL(""))
         #expect(target.all.map { $0.image?.width } == [3, 3])
         #expect(indicator.all == ["stop", "stop"])

@@ -100,7 +100,7 @@ struct ImageCacheStoreTests {
         await #expect {
             try await cache.store(CacheFixtures.opaqueImage(), data: Data([1, 2]), forKey: "k")
         } throws: { error in
-            guard case .diskCacheFailure = error as? WebImageError else { return false }
+            guard (error as? WebImageError)?.code == .diskCacheFailure else { return false }
             return true
         }
         #expect(memory.count == 1)

@@ -12,7 +12,8 @@ struct ImageCacheUnavailableDiskTests {
         await #expect {
             try await cache.store(CacheFixtures.opaqueImage(), data: Data([1]), forKey: "k")
         } throws: { error in
-            guard case .diskCacheFailure(let reason) = error as? WebImageError else { return false }
+            guard let error = error as? WebImageError, error.code == .diskCacheFailure else { return false }
+            let reason = error.message
             return reason.contains("read-only") && reason.contains("/nonexistent/cache")
         }
         #expect(try await cache.queryImage(forKey: "k").cacheType == .memory)

@@ -52,12 +52,12 @@ struct GettingStartedSnippetTests {
                 }
                 do throws(WebImageError) {
                     _ = try await manager.loadImage(with: url)
-                } catch .blackListed {
+                } catch let error where error.code == .blackListed {
                     manager.removeFailedURL(url)  // or load again with .retryFailed
                     codes.append(1003)
                 } catch {
                     print(error.code, error)  // e.g. 2001 unacceptable HTTP status code 404
-                    codes.append(error.code)
+                    codes.append(error.code.rawValue)
                 }
             }
             #expect(codes == [1001, 1003])

@@ -11,7 +11,7 @@ struct GIFBadInputTests {
         #expect(sourceLocation: sourceLocation) {
             try coder.decode(data, options: ImageDecodeOptions())
         } throws: { error in
-            if case .badImageData = error as? WebImageError { return true }
+            if (error as? WebImageError)?.code == .badImageData { return true }
             return false
         }
     }

@@ -74,8 +74,7 @@ func webImageError(_ body: () throws -> Void) -> WebImageError? {
 
 extension WebImageError {
     var isBadImageData: Bool {
-        if case .badImageData = self { return true }
-        return false
+        code == .badImageData
     }
 
     var message: String { description }

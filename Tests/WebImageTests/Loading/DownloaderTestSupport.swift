@@ -124,7 +124,6 @@ extension Result where Failure == WebImageError {
 extension WebImageError {
     /// The transfer failure kind, when this is one.
     var transferKind: TransferFailure.Kind? {
-        if case .transferFailed(let failure) = self { return failure.kind }
-        return nil
+        transferFailure?.kind
     }
 }

@@ -73,7 +73,7 @@ import Testing
         let error = await loadError { () throws(WebImageError) in
             try await manager.loadImage(with: F.jpegURL, options: .waitStoreCache)
         }
-        guard case .invalidArgument = error else {
+        guard error?.code == .invalidArgument else {
             Issue.record("expected invalidArgument, got \(String(describing: error))")
             return
         }

@@ -19,7 +19,7 @@ struct PNGCorruptionTests {
                 // Only ancillary chunks (whose bad CRC makes libpng drop them) can be hit and survive.
                 #expect(image.orientedSize.pixelCount == size.width * size.height, "byte \(index)")
             } catch let error as WebImageError {
-                guard case .badImageData = error else {
+                guard error.code == .badImageData else {
                     Issue.record("byte \(index): unexpected \(error)")
                     continue
                 }

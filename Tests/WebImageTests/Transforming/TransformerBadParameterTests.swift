@@ -19,13 +19,11 @@ struct TransformerBadParameterTests {
     }
 
     private static func isInvalidArgument(_ error: WebImageError) -> Bool {
-        if case .invalidArgument = error { return true }
-        return false
+        error.code == .invalidArgument
     }
 
     private static func isTooLarge(_ error: WebImageError) -> Bool {
-        if case .imageTooLarge = error { return true }
-        return false
+        error.code == .imageTooLarge
     }
 
     @Test("Zero and negative resize sizes are invalid arguments", arguments: ImageScaleMode.allCases)

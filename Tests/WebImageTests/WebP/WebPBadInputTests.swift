@@ -13,7 +13,7 @@ struct WebPBadInputTests {
         _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Any
     ) {
         let error = #expect(throws: WebImageError.self, comment, sourceLocation: sourceLocation) { try body() }
-        if let error, case .badImageData = error { return }
+        if let error, error.code == .badImageData { return }
         if let error { Issue.record("expected badImageData, got \(error)", sourceLocation: sourceLocation) }
     }
 

@@ -62,7 +62,7 @@ final class JPEGIncrementalDecoder: IncrementalImageDecoding {
             } catch let error as WebImageError {
                 // A limit violation will not go away with more data; anything else may be a
                 // cut in an awkward place, so keep the last good image until the data is final.
-                if case .imageTooLarge = error { throw error }
+                if error.code == .imageTooLarge { throw error }
             }
             return image
         }

@@ -108,8 +108,7 @@ extension DownloadOperation {
     }
 
     private static func isTimeout(_ error: WebImageError) -> Bool {
-        if case .transferFailed(let failure) = error { return failure.kind == .timedOut }
-        return false
+        error.transferFailure?.kind == .timedOut
     }
 
     /// Coders that are classes can share a decode; value-type coders might differ, so never do.

@@ -82,7 +82,7 @@ public struct ImageDownloadRetryPolicy: Sendable, Equatable {
     ) -> Double? {
         guard attempt >= 1, attempt < maxAttempts, isRetryable(error) else { return nil }
         let cap = Self.finiteOrZero(maxDelay)
-        if honorsRetryAfter, case .invalidDownloadStatusCode(let status) = error, status == 429 || status == 503,
+        if honorsRetryAfter, let status = error.statusCode, status == 429 || status == 503,
             let retryAfter, let seconds = Self.retryAfterSeconds(retryAfter, now: now)
         {
             return seconds <= cap ? seconds : nil
@@ -95,11 +95,9 @@ public struct ImageDownloadRetryPolicy: Sendable, Equatable {
 
     /// Whether `error` is one a retry may cure.
     public func isRetryable(_ error: WebImageError) -> Bool {
-        switch error {
-        case .transferFailed(let failure): failure.isTransient
-        case .invalidDownloadStatusCode(let status): retryableStatusCodes.contains(status)
-        default: false
-        }
+        if let failure = error.transferFailure { return failure.isTransient }
+        if let status = error.statusCode { return retryableStatusCodes.contains(status) }
+        return false
     }
 
     /// `baseDelay × multiplier^(attempt − 1)`, capped, computed so that no input gives NaN or infinity.
