@@ -233,12 +233,12 @@ final class NoDiskCache: DiskCaching {
     func containsData(forKey key: String) -> Bool { false }
     func data(forKey key: String) -> Data? { nil }
     func entry(forKey key: String) -> DiskCacheEntry? { nil }
-    func setData(_ data: Data, forKey key: String, metadata: DiskCacheMetadata?) throws {}
+    func setData(_ data: Data, forKey key: String, metadata: DiskCacheMetadata?) throws(WebImageError) {}
     func extendedData(forKey key: String) -> Data? { nil }
-    func setExtendedData(_ extendedData: Data?, forKey key: String) throws {}
+    func setExtendedData(_ extendedData: Data?, forKey key: String) throws(WebImageError) {}
     func removeData(forKey key: String) {}
-    func removeAllData() throws {}
-    func removeExpiredData() throws {}
+    func removeAllData() throws(WebImageError) {}
+    func removeExpiredData() throws(WebImageError) {}
     func cachePath(forKey key: String) -> String { "" }
     var totalCount: Int { 0 }
     var totalSize: Int { 0 }

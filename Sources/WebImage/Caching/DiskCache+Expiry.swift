@@ -19,7 +19,7 @@ extension DiskCache {
     /// Temporary files younger than this whose writer may still be alive are left alone.
     static let temporaryGracePeriod: TimeInterval = 3600
 
-    public func removeExpiredData() throws {
+    public func removeExpiredData() throws(WebImageError) {
         let now = Date().timeIntervalSince1970
         removeStaleTemporaryFiles(now: now)
         var entries = scanEntries(dates: true)

@@ -42,7 +42,7 @@ public final class DiskCache: DiskCaching {
 
     /// Opens (creating with mode 0700 if needed) the cache in `directory`.
     /// - Throws: ``WebImageError/diskCacheFailure(_:)`` if the directory cannot be created.
-    public init(directory: URL, config: ImageCacheConfig = ImageCacheConfig()) throws {
+    public init(directory: URL, config: ImageCacheConfig = ImageCacheConfig()) throws(WebImageError) {
         self.directory = directory.standardizedFileURL
         self.directoryPath = self.directory.path
         self.config = config
@@ -132,14 +132,14 @@ public final class DiskCache: DiskCaching {
 
     // MARK: Writing
 
-    public func setData(_ data: Data, forKey key: String, metadata: DiskCacheMetadata?) throws {
+    public func setData(_ data: Data, forKey key: String, metadata: DiskCacheMetadata?) throws(WebImageError) {
         let head = try DiskCacheEntryFormat.encodeHead(data: data, metadata: metadata ?? DiskCacheMetadata())
         let replaced = try writeAtomically(head, data, to: DiskCacheFileNames.fileName(forKey: key))
         adjustSize(by: head.count + data.count - replaced)
         try trimAfterStore()
     }
 
-    public func setExtendedData(_ extendedData: Data?, forKey key: String) throws {
+    public func setExtendedData(_ extendedData: Data?, forKey key: String) throws(WebImageError) {
         // Read-modify-write: with two concurrent writers of the same key the last one wins, and
         // both leave an intact entry.
         guard var entry = readEntry(forKey: key, touch: false) else { return }
@@ -188,13 +188,13 @@ public final class DiskCache: DiskCaching {
         adjustSize(by: -Int(info.st_size))
     }
 
-    public func removeAllData() throws {
+    public func removeAllData() throws(WebImageError) {
         do {
             try FileManager.default.removeItem(atPath: directoryPath)
         } catch {
             // Gone already (or removed by another process meanwhile) is fine.
             if FileManager.default.fileExists(atPath: directoryPath) {
-                throw WebImageError.diskCacheFailure("cannot remove \(directoryPath): \(error.localizedDescription)")
+                throw .diskCacheFailure("cannot remove \(directoryPath): \(error.localizedDescription)", underlying: error)
             }
         }
         try ensureDirectory()

@@ -48,14 +48,14 @@ public protocol DiskCaching: AnyObject, Sendable {
     /// The bytes and metadata for `key`, or nil on a miss (corrupt entries as for ``data(forKey:)``).
     func entry(forKey key: String) -> DiskCacheEntry?
     /// Writes atomically: readers see the old entry or the new one, never a mix.
-    func setData(_ data: Data, forKey key: String, metadata: DiskCacheMetadata?) throws
+    func setData(_ data: Data, forKey key: String, metadata: DiskCacheMetadata?) throws(WebImageError)
     func extendedData(forKey key: String) -> Data?
     /// Sets (or with nil removes) the extended data of an existing entry.
-    func setExtendedData(_ extendedData: Data?, forKey key: String) throws
+    func setExtendedData(_ extendedData: Data?, forKey key: String) throws(WebImageError)
     func removeData(forKey key: String)
-    func removeAllData() throws
+    func removeAllData() throws(WebImageError)
     /// Deletes entries past the age limit, then the oldest until under half the size limit.
-    func removeExpiredData() throws
+    func removeExpiredData() throws(WebImageError)
     /// Where the entry for `key` lives (whether or not it exists).
     func cachePath(forKey key: String) -> String
     var totalCount: Int { get }

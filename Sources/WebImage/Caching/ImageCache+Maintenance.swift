@@ -2,7 +2,7 @@ import Foundation
 
 extension ImageCache {
     /// Removes `key` from memory and/or disk, as `cacheType` allows. The disk part runs on the
-    /// cache's I/O queue.
+    /// file threads.
     public func removeImage(forKey key: String, cacheType: ImageCacheType = .all) async {
         guard !key.isEmpty else { return }
         if cacheType.includesMemory {
@@ -10,7 +10,7 @@ extension ImageCache {
         }
         if cacheType.includesDisk {
             let diskCache = self.diskCache
-            await offCaller { diskCache.removeData(forKey: key) }
+            await io.run { diskCache.removeData(forKey: key) }
         }
     }
 
@@ -23,7 +23,7 @@ extension ImageCache {
         }
         guard cacheType.includesDisk else { return .none }
         let diskCache = self.diskCache
-        return await offCaller { diskCache.containsData(forKey: key) } ? .disk : .none
+        return await io.run { diskCache.containsData(forKey: key) } ? .disk : .none
     }
 
     /// Empties memory and/or disk; disk failures are ignored here (use ``clearDisk()`` to see them).
@@ -33,39 +33,28 @@ extension ImageCache {
     }
 
     /// Deletes every disk entry; memory is untouched.
-    /// Throws ``WebImageError/diskCacheFailure(_:)`` if the directory cannot be emptied.
-    public func clearDisk() async throws {
+    /// Throws ``WebImageError/Code/diskCacheFailure`` if the directory cannot be emptied.
+    public func clearDisk() async throws(WebImageError) {
         let diskCache = self.diskCache
-        try await offCaller { try Self.diskOperation("clear") { try diskCache.removeAllData() } }
+        try await io.run { () throws(WebImageError) in try diskCache.removeAllData() }
     }
 
     /// Deletes entries past ``ImageCacheConfig/maxDiskAge``, then the oldest until under half
     /// of ``ImageCacheConfig/maxDiskSize`` (`deleteOldFiles`).
-    public func removeExpiredData() async throws {
+    public func removeExpiredData() async throws(WebImageError) {
         let diskCache = self.diskCache
-        try await offCaller { try Self.diskOperation("sweep") { try diskCache.removeExpiredData() } }
+        try await io.run { () throws(WebImageError) in try diskCache.removeExpiredData() }
     }
 
     /// Bytes the disk cache takes.
     public func totalDiskSize() async -> Int {
         let diskCache = self.diskCache
-        return await offCaller { diskCache.totalSize }
+        return await io.run { diskCache.totalSize }
     }
 
     /// Entries in the disk cache.
     public func totalDiskCount() async -> Int {
         let diskCache = self.diskCache
-        return await offCaller { diskCache.totalCount }
-    }
-
-    /// Runs `body`, turning a foreign error into ``WebImageError/diskCacheFailure(_:)``.
-    static func diskOperation(_ name: String, _ body: () throws -> Void) throws {
-        do {
-            try body()
-        } catch let error as WebImageError {
-            throw error
-        } catch {
-            throw WebImageError.diskCacheFailure("cannot \(name) the disk cache: \(error.localizedDescription)")
-        }
+        return await io.run { diskCache.totalCount }
     }
 }

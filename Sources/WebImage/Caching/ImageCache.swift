@@ -1,15 +1,13 @@
-import Dispatch
 import Foundation
-import Synchronization
 
 /// The default image cache (`SDImageCache`): decoded images in a ``MemoryCaching`` cache, encoded
 /// bytes in a ``DiskCaching`` cache.
 ///
 /// Memory lookups run synchronously on the caller. Everything that touches files (reads,
-/// decodes of disk hits, writes, sweeps) runs on a private concurrent dispatch queue, never on
-/// the caller's thread and never on Swift's cooperative pool, so blocking file I/O cannot starve
-/// other tasks. Concurrent queries for the same key and decode options share one disk read and
-/// one decode.
+/// decodes of disk hits, writes, sweeps) runs on the library's file threads, a fixed set of
+/// four, never on the caller's thread or Swift's cooperative pool, so blocking file I/O cannot
+/// starve other tasks. Concurrent queries for the same key and decode options share one disk
+/// read and one decode.
 public final class ImageCache: ImageCaching {
     /// The settings this cache was made with.
     public let config: ImageCacheConfig
@@ -18,10 +16,10 @@ public final class ImageCache: ImageCaching {
     /// Where encoded bytes are kept.
     public let diskCache: any DiskCaching
 
-    /// Disk work runs here (see the type's documentation).
-    let ioQueue = DispatchQueue(label: "swift-web-image.ImageCache.io", qos: .utility, attributes: .concurrent)
-    /// Disk queries under way, keyed by what makes their results interchangeable.
-    let inFlight = Locked(InFlightTable())
+    /// Where file work runs.
+    let io = FileIOExecutor.shared
+    /// Disk reads under way, shared by queries whose results are interchangeable.
+    let diskReads = InFlightTable<DiskReadKey, DiskRead, Never>()
     private let pathProvider = Locked<(@Sendable (String) -> String?)?>(nil)
 
     /// A cache made of the given parts.
@@ -46,21 +44,215 @@ public final class ImageCache: ImageCaching {
         key.isEmpty ? nil : diskCache.cachePath(forKey: key)
     }
 
-    /// Runs file work on ``ioQueue`` and waits for it without blocking the caller's thread.
-    func offCaller<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            ioQueue.async {
-                continuation.resume(with: Result { try work() })
+    // MARK: Query
+
+    /// Looks for `key` in memory, then on disk, as `cacheType` allows (`queryCacheOperationForKey`).
+    ///
+    /// - A memory hit is found synchronously on the caller, with no hop to another executor.
+    ///   With ``WebImageOptions/decodeFirstFrameOnly`` an animation comes back as its first
+    ///   frame; with ``WebImageOptions/queryMemoryData`` the bytes are read from disk too.
+    /// - The disk is read and decoded on the file threads; concurrent queries for the same key
+    ///   and decode options share that work. Bytes that fail to decode are removed and the
+    ///   query misses.
+    /// - When the context asks for a thumbnail of a full-size key, the thumbnail is looked up
+    ///   and kept in memory under the thumbnail key (``CacheKeys/thumbnailed(_:size:preserveAspectRatio:)``),
+    ///   and a thumbnail result carries no data. A disk hit is copied to memory only if the
+    ///   context's `storeCacheType` (default `.all`) includes memory.
+    ///
+    /// An empty key or a `cacheType` of `.none` misses. Throws ``WebImageError/cancelled`` if
+    /// the task is cancelled while the disk is read.
+    nonisolated(nonsending) public func queryImage(
+        forKey key: String, options: WebImageOptions = [], context: WebImageContext? = nil,
+        cacheType: ImageCacheType = .all
+    ) async throws(WebImageError) -> ImageCacheQueryResult {
+        guard !key.isEmpty, cacheType != .none else { return .miss }
+        if Task.isCancelled { throw .cancelled }
+        let memoryKey = Self.memoryKey(forKey: key, context: context)
+        if cacheType != .disk, let image = memoryHit(forKey: memoryKey, options: options) {
+            // As SDWebImage: a memory-only query never reads the disk, even for queryMemoryData.
+            guard options.contains(.queryMemoryData), cacheType != .memory else {
+                return ImageCacheQueryResult(image: image, cacheType: .memory)
+            }
+            let diskCache = self.diskCache
+            let entry = await io.run { diskCache.entry(forKey: key) }
+            if Task.isCancelled { throw .cancelled }
+            return ImageCacheQueryResult(
+                image: image, data: image.isThumbnail ? nil : entry?.data, cacheType: .memory, metadata: entry?.metadata
+            )
+        }
+        guard cacheType.includesDisk else { return .miss }
+        let decodeOptions = ImageDecodeOptions(context: context, options: options, cacheKey: key)
+        let read = try await readFromDisk(forKey: key, options: decodeOptions, coder: context?.imageCoder)
+        guard let image = read.image else { return .miss }
+        if (context?.storeCacheType ?? .all).includesMemory {
+            storeImageToMemory(image, forKey: memoryKey)
+        }
+        return ImageCacheQueryResult(
+            image: image, data: image.isThumbnail ? nil : read.data, cacheType: .disk, metadata: read.metadata)
+    }
+
+    /// The memory hit for `memoryKey`, shaped by the options.
+    func memoryHit(forKey memoryKey: String, options: WebImageOptions) -> Image? {
+        guard let image = memoryCache.image(forKey: memoryKey) else { return nil }
+        return options.contains(.decodeFirstFrameOnly) ? Self.firstFrame(of: image) : image
+    }
+
+    // MARK: Disk reads
+
+    /// Reads and decodes `key` from disk. Queries for the same key, decode options and coder
+    /// share one read and one decode (Kingfisher #966 read the same file once per caller); a
+    /// coder that is a value (whose identity cannot be compared) reads on its own.
+    func readFromDisk(forKey key: String, options: ImageDecodeOptions, coder: (any ImageCoding)?)
+        async throws(WebImageError) -> DiskRead
+    {
+        let decoder: any ImageCoding = coder ?? ImageCodersManager.shared
+        guard let readKey = DiskReadKey(key: key, options: options, coder: coder) else {
+            let read = await io.run { [self] in loadFromDisk(forKey: key, options: options, decoder: decoder) { true } }
+            if Task.isCancelled { throw .cancelled }
+            return read
+        }
+        return try await diskReads.value(for: readKey) { [self] work in
+            await io.run { [self] in
+                loadFromDisk(forKey: key, options: options, decoder: decoder) { !work.isAbandoned }
             }
         }
     }
 
-    /// As ``offCaller(_:)`` for work that cannot fail.
-    func offCaller<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            ioQueue.async {
-                continuation.resume(returning: work())
+    /// Reads `key` from the disk cache, else from the additional path, and decodes it, unless
+    /// `isWanted` says nobody waits any more. Bytes from the disk cache that are bad image data
+    /// are removed: a corrupt entry must not keep failing (or be served) on every later query.
+    /// Other decode failures only miss.
+    func loadFromDisk(forKey key: String, options: ImageDecodeOptions, decoder: any ImageCoding, isWanted: () -> Bool)
+        -> DiskRead
+    {
+        guard isWanted() else { return .miss }
+        var data: Data?
+        var metadata: DiskCacheMetadata?
+        var fromDiskCache = false
+        if let entry = diskCache.entry(forKey: key) {
+            data = entry.data
+            metadata = entry.metadata
+            fromDiskCache = true
+        } else if let path = additionalCachePathProvider?(key), !path.isEmpty, !path.contains("\0") {
+            data = try? Data(contentsOf: URL(fileURLWithPath: path))
+        }
+        guard let data, !data.isEmpty, isWanted() else { return .miss }
+        do throws(WebImageError) {
+            return DiskRead(image: try shimTyped { try decoder.decode(data, options: options) }, data: data, metadata: metadata)
+        } catch {
+            if error.code == .badImageData, fromDiskCache { diskCache.removeData(forKey: key) }
+            // Anything else is not corruption: this request's limits (imageTooLarge) or its coder
+            // (unsupportedFormat) cannot take the bytes, but other requests can. Keep the entry.
+            return .miss
+        }
+    }
+
+    // MARK: Store
+
+    /// Stores `image` in memory and its bytes on disk, as `cacheType` allows (`storeImage`).
+    ///
+    /// Memory keeps `image` (cost ``Image/memoryCost``) when the config allows. The disk keeps
+    /// `data`, or, without data, `image` encoded in SDWebImage's format (its own format if
+    /// known, GIF for animations, PNG with alpha, JPEG otherwise) by the context's coder or the
+    /// shared registry, with the context's encode options. Encoding and writing run on the file
+    /// threads. With neither image nor data, or an empty key, nothing happens.
+    /// Throws the encoder's error, or ``WebImageError/Code/diskCacheFailure`` when the write fails.
+    public func store(
+        _ image: Image?, data: Data? = nil, metadata: DiskCacheMetadata? = nil, forKey key: String,
+        options: WebImageOptions = [], context: WebImageContext? = nil, cacheType: ImageCacheType = .all
+    ) async throws(WebImageError) {
+        guard !key.isEmpty, image != nil || data != nil else { return }
+        if cacheType.includesMemory, let image {
+            storeImageToMemory(image, forKey: key)
+        }
+        guard cacheType.includesDisk else { return }
+        let coder = context?.imageCoder
+        let encodeOptions = context?.imageEncodeOptions ?? ImageEncodeOptions()
+        // With bytes to write, the queued work must not keep the decoded image alive.
+        let imageToEncode = data == nil ? image : nil
+        try await io.run { [self] () throws(WebImageError) in
+            let bytes: Data
+            if let data {
+                bytes = data
+            } else if let imageToEncode {
+                bytes = try Self.encodeForDisk(imageToEncode, coder: coder, options: encodeOptions)
+            } else {
+                return
+            }
+            try storeImageDataToDisk(bytes, forKey: key, metadata: metadata)
+        }
+    }
+
+    /// Writes `data` to disk under `key`, synchronously on the caller; memory is untouched
+    /// (`storeImageDataToDisk`). An empty key is a no-op.
+    /// Throws ``WebImageError/Code/diskCacheFailure`` when the write fails.
+    public func storeImageDataToDisk(_ data: Data, forKey key: String, metadata: DiskCacheMetadata? = nil)
+        throws(WebImageError)
+    {
+        guard !key.isEmpty else { return }
+        try diskCache.setData(data, forKey: key, metadata: metadata)
+    }
+
+    /// Queues a write of `data` under `key` on the file threads and returns at once; `onFailure`
+    /// gets the error if the write fails. For stores nobody waits for.
+    func storeImageDataToDiskInBackground(
+        _ data: Data, forKey key: String, metadata: DiskCacheMetadata?,
+        onFailure: @escaping @Sendable (WebImageError) -> Void
+    ) {
+        io.enqueue { [self] in
+            do throws(WebImageError) {
+                try storeImageDataToDisk(data, forKey: key, metadata: metadata)
+            } catch {
+                onFailure(error)
             }
         }
+    }
+
+    /// SDWebImage's choice of bytes for an image stored without data.
+    static func encodeForDisk(_ image: Image, coder: (any ImageCoding)?, options: ImageEncodeOptions)
+        throws(WebImageError) -> Data
+    {
+        let format = ImageCodersManager.defaultEncodingFormat(for: image)
+        let encoder: any ImageCoding = coder ?? ImageCodersManager.shared
+        return try shimTyped { try encoder.encode(image, as: format, options: options) }
+    }
+}
+
+/// What a disk read produced: the decoded image (nil on a miss), the bytes and their metadata.
+struct DiskRead: Sendable {
+    var image: Image?
+    var data: Data?
+    var metadata: DiskCacheMetadata?
+
+    static let miss = DiskRead()
+}
+
+/// What makes two disk reads interchangeable: the same key, decode options and coder object.
+/// Hashing leaves the options out (they are only `Equatable`); equality checks them.
+struct DiskReadKey: Hashable, Sendable {
+    let key: String
+    let options: ImageDecodeOptions
+    /// The context's coder object, or nil for the shared registry.
+    let coder: ObjectIdentifier?
+
+    /// Nil for a coder that is a value: its identity cannot be compared, so it never shares.
+    init?(key: String, options: ImageDecodeOptions, coder: (any ImageCoding)?) {
+        if let coder {
+            guard type(of: coder) is AnyClass else { return nil }
+            self.coder = ObjectIdentifier(coder as AnyObject)
+        } else {
+            self.coder = nil
+        }
+        self.key = key
+        self.options = options
+    }
+
+    static func == (lhs: DiskReadKey, rhs: DiskReadKey) -> Bool {
+        lhs.key == rhs.key && lhs.coder == rhs.coder && lhs.options == rhs.options
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(key)
+        hasher.combine(coder)
     }
 }

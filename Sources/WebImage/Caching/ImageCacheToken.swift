@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A running cache query of the callback API (`SDImageCacheToken`). ``cancel()`` completes it at
 /// once with a miss; its completion runs exactly once either way.
@@ -78,7 +77,7 @@ extension ImageCache {
             return nil
         }
         let token = ImageCacheToken(completion: completion)
-        let task = Task.detached { [self] in
+        let task = Task { [self] in
             let result = (try? await queryImage(forKey: key, options: options, context: context, cacheType: cacheType))
             token.finish(result ?? .miss)
         }

@@ -5,27 +5,29 @@ extension ImageCachesManager {
     nonisolated(nonsending) public func queryImage(
         forKey key: String, options: WebImageOptions = [], context: WebImageContext? = nil,
         cacheType: ImageCacheType = .all
-    ) async throws -> ImageCacheQueryResult {
+    ) async throws(WebImageError) -> ImageCacheQueryResult {
         let (policy, caches) = routed(\.queryPolicy)
-        if caches.count == 1 {
-            return try await caches[0].queryImage(forKey: key, options: options, context: context, cacheType: cacheType)
-        }
-        if policy == .concurrent {
-            return try await withThrowingTaskGroup(of: ImageCacheQueryResult.self) { group in
+        if policy == .concurrent, caches.count > 1 {
+            let found = await withTaskGroup(of: Result<ImageCacheQueryResult, WebImageError>.self) { group in
                 for cache in caches {
                     group.addTask {
-                        try await cache.queryImage(
-                            forKey: key, options: options, context: context, cacheType: cacheType)
+                        do throws(WebImageError) {
+                            return .success(
+                                try await cache.queryImage(
+                                    forKey: key, options: options, context: context, cacheType: cacheType))
+                        } catch {
+                            return .failure(error)
+                        }
                     }
                 }
-                while let result = try await group.next() {
-                    if result.image != nil {
-                        group.cancelAll()
-                        return result
-                    }
+                while let result = await group.next() {
+                    if case .success(let hit) = result, hit.image == nil { continue }
+                    group.cancelAll()
+                    return result
                 }
-                return .miss
+                return .success(.miss)
             }
+            return try found.get()
         }
         for cache in caches {
             let result = try await cache.queryImage(
@@ -40,27 +42,31 @@ extension ImageCachesManager {
     public func store(
         _ image: Image?, data: Data? = nil, metadata: DiskCacheMetadata? = nil, forKey key: String,
         options: WebImageOptions = [], context: WebImageContext? = nil, cacheType: ImageCacheType = .all
-    ) async throws {
+    ) async throws(WebImageError) {
         let (policy, caches) = routed(\.storePolicy)
-        let store: @Sendable (any ImageCaching) async throws -> Void = { cache in
-            try await cache.store(
-                image, data: data, metadata: metadata, forKey: key, options: options, context: context,
-                cacheType: cacheType)
-        }
-        if policy == .concurrent && caches.count > 1 {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for cache in caches { group.addTask { try await store(cache) } }
-                var firstError: (any Error)?
-                while !group.isEmpty {
-                    do { try await group.next() } catch { firstError = firstError ?? error }
-                }
-                if let firstError { throw firstError }
+        let store: @Sendable (any ImageCaching) async -> WebImageError? = { cache in
+            do throws(WebImageError) {
+                try await cache.store(
+                    image, data: data, metadata: metadata, forKey: key, options: options, context: context,
+                    cacheType: cacheType)
+                return nil
+            } catch {
+                return error
             }
-            return
         }
-        var firstError: (any Error)?
-        for cache in caches {
-            do { try await store(cache) } catch { firstError = firstError ?? error }
+        var firstError: WebImageError?
+        if policy == .concurrent && caches.count > 1 {
+            firstError = await withTaskGroup(of: WebImageError?.self) { group in
+                for cache in caches { group.addTask { await store(cache) } }
+                var first: WebImageError?
+                for await error in group { first = first ?? error }
+                return first
+            }
+        } else {
+            for cache in caches {
+                let error = await store(cache)
+                firstError = firstError ?? error
+            }
         }
         if let firstError { throw firstError }
     }

@@ -28,18 +28,18 @@ public struct ImageCacheQueryResult: Sendable {
 /// the default; ``ImageCachesManager`` chains several.
 public protocol ImageCaching: Sendable {
     /// Looks in memory, then on disk (as `cacheType` allows), decoding with the options and context.
-    /// Throws ``WebImageError/cancelled`` if the task is cancelled.
+    /// Throws ``WebImageError/cancelled`` if the task is cancelled; a miss is not an error.
     ///
     /// Runs on the caller's executor (`nonisolated(nonsending)`), so that a memory hit returns
     /// without hopping to another executor, even through `any ImageCaching`.
     nonisolated(nonsending) func queryImage(
         forKey key: String, options: WebImageOptions, context: WebImageContext?, cacheType: ImageCacheType
-    ) async throws -> ImageCacheQueryResult
+    ) async throws(WebImageError) -> ImageCacheQueryResult
     /// Stores the image and/or data (encoding the image when data is missing and disk is asked for).
     func store(
         _ image: Image?, data: Data?, metadata: DiskCacheMetadata?, forKey key: String, options: WebImageOptions,
         context: WebImageContext?, cacheType: ImageCacheType
-    ) async throws
+    ) async throws(WebImageError)
     func removeImage(forKey key: String, cacheType: ImageCacheType) async
     /// Where an entry for `key` exists: memory first, then disk; `.none` if nowhere.
     func containsImage(forKey key: String, cacheType: ImageCacheType) async -> ImageCacheType

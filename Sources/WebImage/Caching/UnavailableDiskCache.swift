@@ -19,12 +19,12 @@ final class UnavailableDiskCache: DiskCaching {
     func containsData(forKey key: String) -> Bool { false }
     func data(forKey key: String) -> Data? { nil }
     func entry(forKey key: String) -> DiskCacheEntry? { nil }
-    func setData(_ data: Data, forKey key: String, metadata: DiskCacheMetadata?) throws { throw failure }
+    func setData(_ data: Data, forKey key: String, metadata: DiskCacheMetadata?) throws(WebImageError) { throw failure }
     func extendedData(forKey key: String) -> Data? { nil }
-    func setExtendedData(_ extendedData: Data?, forKey key: String) throws { throw failure }
+    func setExtendedData(_ extendedData: Data?, forKey key: String) throws(WebImageError) { throw failure }
     func removeData(forKey key: String) {}
-    func removeAllData() throws {}
-    func removeExpiredData() throws {}
+    func removeAllData() throws(WebImageError) {}
+    func removeExpiredData() throws(WebImageError) {}
     func cachePath(forKey key: String) -> String { directory.appendingPathComponent("unavailable").path }
     var totalCount: Int { 0 }
     var totalSize: Int { 0 }

@@ -98,7 +98,7 @@ public struct DataURL: Sendable, Equatable {
     }
 }
 
-/// Loads `data:` URLs (RFC 2397), decoding the embedded bytes off the caller's thread.
+/// Loads `data:` URLs (RFC 2397), decoding the embedded bytes in the calling task.
 public struct DataURLImageLoader: ImageLoading {
     /// Decoded payloads larger than this fail with ``TransferFailure/Kind/responseTooLarge``.
     public var maxDataSize: Int
@@ -111,22 +111,15 @@ public struct DataURLImageLoader: ImageLoading {
         url.scheme?.lowercased() == "data"
     }
 
-    @discardableResult
-    public func requestImage(
-        with url: URL, options: WebImageOptions, context: WebImageContext?,
-        progress: ImageLoaderProgress?, completion: @escaping ImageLoaderCompletion
-    ) -> any ImageLoadingOperation {
-        let maxDataSize = maxDataSize
-        return ImageLoaderToken.run(url: url, options: options, progress: progress, completion: completion) {
-            token throws(WebImageError) in
-            let parsed = try DataURL(parsing: url.absoluteString, maxDataSize: maxDataSize)
-            token.reportProgress(received: parsed.data.count, expected: parsed.data.count)
-            guard !Task.isCancelled else { throw .cancelled }
-            // A data URL as the cache key would be as long as the image: hint by media type instead.
-            let image = try ImageLoaderDecoding.decode(
-                parsed.data, url: url, options: options, context: context, cacheKey: "")
-            let metadata = DiskCacheMetadata(contentType: parsed.mediaType)
-            return ImageLoadResult(image: image, data: parsed.data, metadata: metadata, isFinished: true)
-        }
+    public func loadImage(
+        with url: URL, options: WebImageOptions, context: WebImageContext?, events: ImageLoadEventHandler?
+    ) async throws(WebImageError) -> ImageLoadResult {
+        let parsed = try DataURL(parsing: url.absoluteString, maxDataSize: maxDataSize)
+        events?(.progress(receivedSize: parsed.data.count, expectedSize: parsed.data.count))
+        guard !Task.isCancelled else { throw .cancelled }
+        // A data URL as the cache key would be as long as the image: hint by media type instead.
+        let image = try ImageLoaderDecoding.decode(parsed.data, url: url, options: options, context: context, cacheKey: "")
+        let metadata = DiskCacheMetadata(contentType: parsed.mediaType)
+        return ImageLoadResult(image: image, data: parsed.data, metadata: metadata, isFinished: true)
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Loads `file:` URLs straight from disk, without an HTTP stack (Nuke's local fast path;
-/// SDWebImage sends them through URLSession). The read and the decode run off the caller's
-/// thread; progress is reported once the size is known and once the bytes are in.
+/// SDWebImage sends them through URLSession). The read runs on the library's file threads, the
+/// decode in the calling task; progress is reported once the size is known and once the bytes are in.
 public struct FileImageLoader: ImageLoading {
     /// Files larger than this fail with ``TransferFailure/Kind/responseTooLarge`` before any byte is read.
     public var maxFileSize: Int
@@ -15,22 +15,19 @@ public struct FileImageLoader: ImageLoading {
         url.isFileURL
     }
 
-    @discardableResult
-    public func requestImage(
-        with url: URL, options: WebImageOptions, context: WebImageContext?,
-        progress: ImageLoaderProgress?, completion: @escaping ImageLoaderCompletion
-    ) -> any ImageLoadingOperation {
+    public func loadImage(
+        with url: URL, options: WebImageOptions, context: WebImageContext?, events: ImageLoadEventHandler?
+    ) async throws(WebImageError) -> ImageLoadResult {
         let maxFileSize = maxFileSize
-        return ImageLoaderToken.run(url: url, options: options, progress: progress, completion: completion) {
-            token throws(WebImageError) in
-            let data = try Self.read(url, maxFileSize: maxFileSize, token: token)
-            guard !Task.isCancelled else { throw .cancelled }
-            let image = try ImageLoaderDecoding.decode(data, url: url, options: options, context: context)
-            return ImageLoadResult(image: image, data: data, isFinished: true)
+        let data = try await FileIOExecutor.shared.run { () throws(WebImageError) in
+            try Self.read(url, maxFileSize: maxFileSize, events: events)
         }
+        guard !Task.isCancelled else { throw .cancelled }
+        let image = try ImageLoaderDecoding.decode(data, url: url, options: options, context: context)
+        return ImageLoadResult(image: image, data: data, isFinished: true)
     }
 
-    private static func read(_ url: URL, maxFileSize: Int, token: ImageLoaderToken) throws(WebImageError) -> Data {
+    private static func read(_ url: URL, maxFileSize: Int, events: ImageLoadEventHandler?) throws(WebImageError) -> Data {
         let path = url.path
         guard !path.isEmpty else { throw .invalidURL(url.absoluteString) }
         var isDirectory: ObjCBool = false
@@ -44,26 +41,34 @@ public struct FileImageLoader: ImageLoading {
             throw .transferFailed(TransferFailure(.cannotReadFile, "\(path): permission denied or unreadable"))
         }
         defer { try? handle.close() }
+        let unreadable = { (error: any Error) in
+            WebImageError.transferFailed(
+                TransferFailure(.cannotReadFile, "\(path): \(error.localizedDescription)"), underlying: error)
+        }
+        let size: Int
         do {
-            let size = Int(try handle.seekToEnd())
-            guard size <= maxFileSize else {
-                throw WebImageError.transferFailed(
-                    TransferFailure(.responseTooLarge, "\(path) is \(size) bytes; the limit is \(maxFileSize)"))
-            }
-            token.reportProgress(received: 0, expected: size)
+            size = Int(try handle.seekToEnd())
+        } catch {
+            throw unreadable(error)
+        }
+        guard size <= maxFileSize else {
+            throw .transferFailed(
+                TransferFailure(.responseTooLarge, "\(path) is \(size) bytes; the limit is \(maxFileSize)"))
+        }
+        events?(.progress(receivedSize: 0, expectedSize: size))
+        let data: Data
+        do {
             try handle.seek(toOffset: 0)
             // Read one byte past the limit, so a file that grew since the size check is still caught.
-            let data = try handle.read(upToCount: maxFileSize + 1) ?? Data()
-            guard data.count <= maxFileSize else {
-                throw WebImageError.transferFailed(
-                    TransferFailure(.responseTooLarge, "\(path) grew past the limit of \(maxFileSize) bytes"))
-            }
-            token.reportProgress(received: data.count, expected: data.count)
-            return data
-        } catch let error as WebImageError {
-            throw error
+            data = try handle.read(upToCount: maxFileSize + 1) ?? Data()
         } catch {
-            throw .transferFailed(TransferFailure(.cannotReadFile, "\(path): \(error.localizedDescription)"))
+            throw unreadable(error)
         }
+        guard data.count <= maxFileSize else {
+            throw .transferFailed(
+                TransferFailure(.responseTooLarge, "\(path) grew past the limit of \(maxFileSize) bytes"))
+        }
+        events?(.progress(receivedSize: data.count, expectedSize: data.count))
+        return data
     }
 }

@@ -38,24 +38,16 @@ public final class ImageLoadersManager: ImageLoading {
         loader(for: url, options: options, context: context) != nil
     }
 
-    /// Starts the load on the handling loader. When none can handle `url`, the completion gets
-    /// ``WebImageError/invalidURL(_:)`` (SDWebImage returns no operation and never calls back).
-    @discardableResult
-    public func requestImage(
-        with url: URL, options: WebImageOptions, context: WebImageContext?,
-        progress: ImageLoaderProgress?, completion: @escaping ImageLoaderCompletion
-    ) -> any ImageLoadingOperation {
-        if let loader = loader(for: url, options: options, context: context) {
-            return loader.requestImage(
-                with: url, options: options, context: context, progress: progress, completion: completion)
+    /// Loads with the handling loader. When none can handle `url`, throws
+    /// ``WebImageError/Code/invalidURL`` (SDWebImage returns no operation and never calls back).
+    public func loadImage(
+        with url: URL, options: WebImageOptions, context: WebImageContext?, events: ImageLoadEventHandler?
+    ) async throws(WebImageError) -> ImageLoadResult {
+        guard let loader = loader(for: url, options: options, context: context) else {
+            let scheme = url.scheme.map { "'\($0):'" } ?? "a URL without a scheme"
+            throw .invalidURL("\(url.absoluteString) (no loader handles \(scheme))")
         }
-        let token = ImageLoaderToken(url: url, progress: nil, completion: completion)
-        let scheme = url.scheme.map { "'\($0):'" } ?? "a URL without a scheme"
-        token.attach(
-            Task.detached {
-                token.deliver(.failure(.invalidURL("\(url.absoluteString) (no loader handles \(scheme))")))
-            })
-        return token
+        return try await loader.loadImage(with: url, options: options, context: context, events: events)
     }
 
     /// Asks the loader that handles `url`; false when none does (as SDWebImage).

@@ -20,39 +20,32 @@ public struct ImageLoadResult: Sendable {
     }
 }
 
-/// Progress of one load: bytes received so far and the expected total (-1 when unknown, as
-/// SDWebImage's `expectedSize`), and the URL.
-public typealias ImageLoaderProgress = @Sendable (_ receivedSize: Int, _ expectedSize: Int, _ url: URL) -> Void
-
-/// The completion of one load. It runs zero or more times with partial results
-/// (`isFinished == false`), then exactly once with a final result or an error — including
-/// ``WebImageError/cancelled`` when the operation is cancelled. It never runs after that.
-public typealias ImageLoaderCompletion = @Sendable (Result<ImageLoadResult, WebImageError>) -> Void
-
-/// A running load that can be cancelled (SDWebImage's `SDWebImageOperation`).
-public protocol ImageLoadingOperation: AnyObject, Sendable {
-    /// Ends this caller's load with ``WebImageError/cancelled``. Idempotent. Other callers sharing
-    /// the same transfer are not affected.
-    func cancel()
-    /// Whether ``cancel()`` was called.
-    var isCancelled: Bool { get }
+/// What a loader reports while it works, before its result.
+public enum ImageLoadEvent: Sendable {
+    /// Bytes received so far and the expected total (-1 when unknown, as SDWebImage's `expectedSize`).
+    case progress(receivedSize: Int, expectedSize: Int)
+    /// A partial image of progressive loading (``Image/isIncremental`` set).
+    case partialImage(Image)
 }
+
+/// Where a loader sends its ``ImageLoadEvent``s; called on whichever thread produced them.
+public typealias ImageLoadEventHandler = @Sendable (ImageLoadEvent) -> Void
 
 /// Loads images for URLs (SDWebImage's `SDImageLoader`). ``ImageDownloader`` loads `http(s):`,
 /// ``FileImageLoader`` `file:` and ``DataURLImageLoader`` `data:`; ``ImageLoadersManager``
 /// chains loaders, and your own can join it.
 ///
-/// Loaders never call back on the caller's thread before returning, and never block it.
+/// A loader is an async function: cancelling the calling task cancels the load, which then
+/// throws ``WebImageError/cancelled``. ``requestImage(with:options:context:progress:completion:)``
+/// gives every loader SDWebImage's callback shape on top of it.
 public protocol ImageLoading: Sendable {
     /// Whether this loader handles `url` (usually a scheme check).
     func canRequestImage(for url: URL, options: WebImageOptions, context: WebImageContext?) -> Bool
-    /// Starts loading `url`. `progress` reports bytes; `completion` gets partial images (with
-    /// ``WebImageOptions/progressiveLoad``) and then the final result or error.
-    @discardableResult
-    func requestImage(
-        with url: URL, options: WebImageOptions, context: WebImageContext?,
-        progress: ImageLoaderProgress?, completion: @escaping ImageLoaderCompletion
-    ) -> any ImageLoadingOperation
+    /// Loads `url` and returns the final image; progress and partial images (with
+    /// ``WebImageOptions/progressiveLoad``) go to `events` meanwhile, never after the return.
+    func loadImage(
+        with url: URL, options: WebImageOptions, context: WebImageContext?, events: ImageLoadEventHandler?
+    ) async throws(WebImageError) -> ImageLoadResult
     /// Whether a failure of `url` with `error` should put the URL on the manager's failed list.
     func shouldBlockFailedURL(
         _ url: URL, error: WebImageError, options: WebImageOptions, context: WebImageContext?
@@ -60,21 +53,29 @@ public protocol ImageLoading: Sendable {
 }
 
 extension ImageLoading {
-    /// SDWebImage's rule, which the built-in loaders follow: block only ``WebImageError/invalidURL(_:)``, undecodable data
-    /// ``WebImageError/badImageData(_:)`` and non-transient transfer failures (a missing file, a
-    /// TLS failure, a redirect loop, an oversized body). Status codes (a 404), cancellation,
-    /// timeouts and lost connections are never blocked.
+    /// SDWebImage's rule, which the built-in loaders follow: block only an invalid URL,
+    /// undecodable data (``WebImageError/Code/badImageData``, ``WebImageError/Code/unsupportedFormat``)
+    /// and non-transient transfer failures (a missing file, a TLS failure, a redirect loop, an
+    /// oversized body). Status codes (a 404), cancellation, timeouts and lost connections are
+    /// never blocked.
     public func shouldBlockFailedURL(
         _ url: URL, error: WebImageError, options: WebImageOptions, context: WebImageContext?
     ) -> Bool {
         ImageLoaderFailurePolicy.shouldBlock(error)
     }
+
+    /// Loads `url` without reporting progress.
+    public func loadImage(
+        with url: URL, options: WebImageOptions = [], context: WebImageContext? = nil
+    ) async throws(WebImageError) -> ImageLoadResult {
+        try await loadImage(with: url, options: options, context: context, events: nil)
+    }
 }
 
-/// The blocklist rule shared by the built-in loaders.
-public enum ImageLoaderFailurePolicy {
+/// The blocklist rule of the built-in loaders.
+enum ImageLoaderFailurePolicy {
     /// See ``ImageLoading/shouldBlockFailedURL(_:error:options:context:)``.
-    public static func shouldBlock(_ error: WebImageError) -> Bool {
+    static func shouldBlock(_ error: WebImageError) -> Bool {
         switch error.code {
         case .invalidURL, .badImageData, .unsupportedFormat: true
         case .transferFailed: error.transferFailure?.isTransient == false

@@ -20,13 +20,7 @@ extension ImageManager {
     /// Nil image or URL: nothing happens. Throws the cache's error (encoding or writing).
     public func saveImageToCache(_ image: Image?, for url: URL?) async throws(WebImageError) {
         guard let image, let url else { return }
-        do {
-            try await imageCache.store(
-                image, data: nil, metadata: nil, forKey: cacheKey(for: url), options: [], context: nil, cacheType: .all)
-        } catch let error as WebImageError {
-            throw error
-        } catch {
-            throw .diskCacheFailure("cannot store the image for \(url.absoluteString): \(error)")
-        }
+        try await imageCache.store(
+            image, data: nil, metadata: nil, forKey: cacheKey(for: url), options: [], context: nil, cacheType: .all)
     }
 }

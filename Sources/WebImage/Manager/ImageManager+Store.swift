@@ -16,8 +16,33 @@ extension ImageManager {
         let context: WebImageContext
         let url: URL
 
-        /// Writes the part of this store that `part` allows; a failure is logged, never thrown:
-        /// it costs a later miss, never this load's result (as SDWebImage).
+        /// The original goes under the original key with `originalStoreCacheType` (default disk),
+        /// minus the cache it `cameFrom`. A thumbnail is not the original: only its data is kept.
+        static func original(
+            of load: PreparedLoad, image: Image, data: Data?, metadata: DiskCacheMetadata?, cameFrom: ImageCacheType
+        ) -> CacheStore {
+            var storeType = load.context.originalStoreCacheType ?? .disk
+            if cameFrom == .disk {
+                storeType = storeType == .all ? .memory : (storeType == .disk ? .none : storeType)
+            }
+            return CacheStore(
+                cache: load.context.originalImageCache ?? load.cache, key: load.originalKey,
+                image: image.isThumbnail ? nil : image, data: data, originalData: data, metadata: metadata,
+                cacheType: storeType, options: load.options, context: load.context, url: load.url)
+        }
+
+        /// The result goes under the full key with `storeCacheType` (default all); `data` only
+        /// when it still describes the image (not for a transformed image or a thumbnail).
+        static func result(of load: PreparedLoad, image: Image, data: Data?, metadata: DiskCacheMetadata?)
+            -> CacheStore
+        {
+            CacheStore(
+                cache: load.cache, key: load.fullKey, image: image, data: data, originalData: data,
+                metadata: metadata, cacheType: load.context.storeCacheType ?? .all, options: load.options,
+                context: load.context, url: load.url)
+        }
+
+        /// Writes the part of this store that `part` allows; a failure is logged, never thrown.
         func run(_ part: ImageCacheType, telemetry: ManagerTelemetry) async {
             let cacheType = cacheType.restricted(to: part)
             guard cacheType != .none, image != nil || data != nil else { return }
@@ -36,8 +61,8 @@ extension ImageManager {
 
         /// Starts the disk part without waiting for it. The decoded image is let go unless the
         /// disk needs it (a serializer, or no bytes to write), so it does not outlive the load
-        /// while the write waits its turn. Bytes for an ``ImageCache`` go straight to its I/O
-        /// queue: no task, and no hop back once written.
+        /// while the write waits its turn. Bytes for an ``ImageCache`` go straight to its file
+        /// threads; anything else runs in a task of its own.
         func startDisk(telemetry: ManagerTelemetry) {
             guard cacheType.includesDisk else { return }
             var store = self
@@ -48,7 +73,7 @@ extension ImageManager {
                 }
                 return
             }
-            Task.detached(priority: .utility) { await store.run(.disk, telemetry: telemetry) }
+            Task(priority: .utility) { await store.run(.disk, telemetry: telemetry) }
         }
     }
 }

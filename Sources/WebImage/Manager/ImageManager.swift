@@ -1,12 +1,11 @@
 import Foundation
-import Synchronization
 
 /// Turns a URL, options and a context into a cache query, a load, a transform and a store, and
 /// hands back one result (SDWebImage's `SDWebImageManager`).
 ///
-/// Two API styles share one engine: `try await loadImage(with:)` (one result; the events
-/// stream for progress, partial images and refreshes), and the callback API shaped like
-/// SDWebImage's, which returns a ``CombinedOperation``.
+/// Two API styles share one engine (`ImageManager+Load.swift` draws it): `try await
+/// loadImage(with:)` (one result; the events stream for progress, partial images and
+/// refreshes), and the callback API shaped like SDWebImage's, which returns a ``CombinedOperation``.
 public final class ImageManager: Sendable {
     /// What every load reads (``settingsSnapshot``); the delegate sits apart, as only misses ask it.
     struct Settings {
@@ -34,11 +33,12 @@ public final class ImageManager: Sendable {
     private let delegateReference = Locked(DelegateReference())
     /// URLs whose load failed in a way the loader (or delegate) says will fail again.
     private let failedURLs = Locked(Set<URL>())
-    /// Loads that have not finished, for ``isRunning`` and ``cancelAll()``.
-    private let running = Locked([ObjectIdentifier: CombinedOperation]())
+    /// How to cancel each load under way, for ``isRunning`` and ``cancelAll()``.
+    private let running = Locked(RunningLoads())
     private static let defaults = Locked(Defaults())
-    /// Engine runs that concurrent loads share (see ``LoadCoalescingKey``).
-    let sharedLoads = Locked([LoadCoalescingKey: SharedLoad]())
+    typealias Loads = InFlightTable<LoadKey, LoadOutcome, LoadEvent>
+    /// The runs that concurrent loads share.
+    let loads = Loads()
     /// Where loads are logged and counted.
     let telemetry: ManagerTelemetry
 
@@ -117,12 +117,12 @@ public final class ImageManager: Sendable {
     var settingsSnapshot: Settings { settings.withLock { $0 } }
 
     /// Whether any load has not finished yet.
-    public var isRunning: Bool { running.withLock { !$0.isEmpty } }
+    public var isRunning: Bool { running.withLock { !$0.cancels.isEmpty } }
 
-    /// Cancels every running load.
+    /// Cancels every running load: each ends with ``WebImageError/cancelled``.
     public func cancelAll() {
-        let operations = running.withLock { Array($0.values) }
-        for operation in operations { operation.cancel() }
+        let cancels = running.withLock { Array($0.cancels.values) }
+        for cancel in cancels { cancel() }
     }
 
     /// Whether `url` is on the failed list.
@@ -172,12 +172,22 @@ public final class ImageManager: Sendable {
         }
     }
 
-    func register(_ operation: CombinedOperation) {
-        running.withLock { $0[ObjectIdentifier(operation)] = operation }
+    /// Counts a load as running until ``unregister(_:)``; `cancel` is how ``cancelAll()`` stops it.
+    func register(cancel: @escaping @Sendable () -> Void) -> Int {
+        running.withLock { running in
+            running.nextID += 1
+            running.cancels[running.nextID] = cancel
+            return running.nextID
+        }
     }
 
-    func unregister(_ operation: CombinedOperation) {
-        _ = running.withLock { $0.removeValue(forKey: ObjectIdentifier(operation)) }
+    func unregister(_ id: Int) {
+        _ = running.withLock { $0.cancels.removeValue(forKey: id) }
+    }
+
+    private struct RunningLoads {
+        var cancels: [Int: @Sendable () -> Void] = [:]
+        var nextID = 0
     }
 
     func addFailedURL(_ url: URL) { _ = failedURLs.withLock { $0.insert(url) } }

@@ -60,7 +60,7 @@ struct ManagerTelemetry: Sendable {
                 "load failed",
                 metadata: [
                     "url": "\(WebImageLog.redacted(url))", "key": "\(WebImageLog.redacted(key: key ?? ""))",
-                    "code": "\(error.code)", "error": "\(Self.redactedDescription(of: error, url: url))",
+                    "code": "\(error.code)", "error": "\(error)",
                 ])
         }
     }
@@ -103,7 +103,7 @@ struct ManagerTelemetry: Sendable {
                 "load failed",
                 metadata: [
                     "url": "\(WebImageLog.redacted(url))", "code": "\(error.code)",
-                    "error": "\(Self.redactedDescription(of: error, url: url))",
+                    "error": "\(error)",
                 ])
         }
     }
@@ -119,12 +119,5 @@ struct ManagerTelemetry: Sendable {
         case .success(.notModified): "notModified"
         case .failure: "failed"
         }
-    }
-
-    /// Errors often quote the URL; the quoted copy loses its credentials too.
-    private static func redactedDescription(of error: WebImageError, url: URL?) -> String {
-        let description = "\(error)"
-        guard let url, url.user != nil || url.password != nil else { return description }
-        return description.replacingOccurrences(of: url.absoluteString, with: WebImageLog.redacted(url))
     }
 }

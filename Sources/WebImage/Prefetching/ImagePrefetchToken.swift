@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One call of ``ImagePrefetcher/prefetchURLs(_:options:context:progress:completed:)``
 /// (SDWebImage's `SDWebImagePrefetchToken`): its URLs, its counts, and the way to cancel it.
@@ -10,8 +9,8 @@ public final class ImagePrefetchToken: Sendable {
         var cancelled = false
         var progress: (@Sendable (_ finishedCount: Int, _ totalCount: Int) -> Void)?
         var completed: (@Sendable (_ finishedCount: Int, _ skippedCount: Int) -> Void)?
-        /// Jobs that left the queue and have not ended, by index into ``urls``.
-        var running: [Int: PrefetchJob] = [:]
+        /// One job per URL, queued, running or ended.
+        var jobs: [PrefetchJob] = []
     }
 
     /// The URLs this token prefetches, in order.
@@ -50,29 +49,41 @@ public final class ImagePrefetchToken: Sendable {
     /// blocks without calling them. Other tokens are unaffected. Idempotent.
     public func cancel() { prefetcher.cancel(self) }
 
-    /// Marks the token cancelled and returns its running jobs; nil if it already was.
+    /// Marks the token cancelled and returns its jobs; nil if it already was.
     func markCancelled() -> [PrefetchJob]? {
         state.withLock { state in
             guard !state.cancelled else { return nil }
             state.cancelled = true
             state.progress = nil
             state.completed = nil
-            return Array(state.running.values)
+            defer { state.jobs = [] }
+            return state.jobs
         }
     }
 }
 
-/// One URL of a token on its way through the manager.
+/// One URL of a token on its way: waiting for a slot, then through the manager.
 final class PrefetchJob: Sendable {
+    private struct State {
+        var ticket: SlotQueue.Ticket?
+        var operation: CombinedOperation?
+        var ended = false
+    }
+
     let token: ImagePrefetchToken
     let index: Int
     var url: URL { token.urls[index] }
-    /// The manager's operation and whether the job ended; behind this lock.
-    private let state = Locked<(operation: CombinedOperation?, ended: Bool)>((nil, false))
+    /// Every mutable field sits behind this lock.
+    private let state = Locked(State())
 
     init(token: ImagePrefetchToken, index: Int) {
         self.token = token
         self.index = index
+    }
+
+    /// Records the job's place in line.
+    func queued(_ ticket: SlotQueue.Ticket) {
+        state.withLock { $0.ticket = ticket }
     }
 
     /// Records the manager's operation; cancels it if the token was cancelled meanwhile.
@@ -85,7 +96,12 @@ final class PrefetchJob: Sendable {
         if keep, token.isCancelled { operation.cancel() }
     }
 
-    func cancel() { state.withLock { $0.operation }?.cancel() }
+    /// Takes the job out of `queue`'s line if it still waits there, else cancels its load.
+    func cancel(leaving queue: SlotQueue) {
+        let (ticket, operation) = state.withLock { ($0.ticket, $0.operation) }
+        if let ticket, queue.leave(ticket) { return }
+        operation?.cancel()
+    }
 
     /// True the first time only: a refresh can complete twice, a job ends once.
     func end() -> Bool {

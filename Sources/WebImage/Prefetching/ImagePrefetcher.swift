@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Loads images ahead of need so they are cached when asked for (SDWebImage's `SDWebImagePrefetcher`).
 ///
@@ -13,11 +12,6 @@ import Synchronization
 /// thread, except `completed(0, 0)` for an empty list, which runs before the call returns.
 public final class ImagePrefetcher: Sendable {
     private struct State {
-        var maxConcurrent = 3
-        /// Jobs waiting for a slot, FIFO from `head`.
-        var queue: [PrefetchJob] = []
-        var head = 0
-        var running = 0
         var tokens: [ObjectIdentifier: ImagePrefetchToken] = [:]
         weak var delegate: (any ImagePrefetcherDelegate)?
     }
@@ -28,6 +22,8 @@ public final class ImagePrefetcher: Sendable {
     /// The manager every prefetch goes through.
     public let manager: ImageManager
     private let state = Locked(State())
+    /// The loads waiting for one of the slots, first in first out across every token.
+    private let queue = SlotQueue(slots: 3)
     private let serialQueue = DispatchQueue(label: "swift-web-image.prefetcher")
 
     /// A prefetcher loading through `manager`.
@@ -38,11 +34,8 @@ public final class ImagePrefetcher: Sendable {
     /// Loads running at once over every token (default 3); values below 1 mean 1. Raising it
     /// starts queued loads at once; lowering it lets running loads finish.
     public var maxConcurrentPrefetchCount: Int {
-        get { state.withLock { $0.maxConcurrent } }
-        set {
-            state.withLock { $0.maxConcurrent = max(newValue, 1) }
-            pump()
-        }
+        get { queue.slots }
+        set { queue.slots = newValue }
     }
 
     /// Hears about every URL and the end of the last running token; held weakly.
@@ -77,11 +70,12 @@ public final class ImagePrefetcher: Sendable {
             urls: urls, options: options, context: managerContext,
             callbackQueue: context?.callbackQueue ?? serialQueue, prefetcher: self, progress: progress,
             completed: completed)
-        state.withLock { state in
-            state.tokens[ObjectIdentifier(token)] = token
-            for index in urls.indices { state.queue.append(PrefetchJob(token: token, index: index)) }
+        let jobs = urls.indices.map { PrefetchJob(token: token, index: $0) }
+        token.state.withLock { $0.jobs = jobs }
+        state.withLock { $0.tokens[ObjectIdentifier(token)] = token }
+        for job in jobs {
+            job.queued(queue.enqueue(priority: .normal) { [self] in start(job) })
         }
-        pump()
         return token
     }
 
@@ -96,37 +90,17 @@ public final class ImagePrefetcher: Sendable {
             state.tokens[ObjectIdentifier(token)] = nil
             return token.markCancelled()
         }
-        // Their slots free up when the manager reports the cancellation.
-        for job in jobs ?? [] { job.cancel() }
+        // Queued jobs leave the line; running ones free their slots when the manager reports
+        // the cancellation.
+        for job in jobs ?? [] { job.cancel(leaving: queue) }
     }
 
-    /// Starts queued jobs while slots are free.
-    private func pump() {
-        let jobs = state.withLock { state -> [PrefetchJob] in
-            var started: [PrefetchJob] = []
-            while state.running < state.maxConcurrent, state.head < state.queue.count {
-                let job = state.queue[state.head]
-                state.head += 1
-                let live = job.token.state.withLock { tokenState in
-                    guard !tokenState.cancelled else { return false }
-                    tokenState.running[job.index] = job
-                    return true
-                }
-                guard live else { continue }
-                state.running += 1
-                started.append(job)
-            }
-            // Drop the consumed prefix once it dominates, so a long queue costs O(n) overall.
-            if state.head > 64, state.head * 2 > state.queue.count {
-                state.queue.removeFirst(state.head)
-                state.head = 0
-            }
-            return started
-        }
-        for job in jobs { start(job) }
-    }
-
+    /// Runs once the job has a slot.
     private func start(_ job: PrefetchJob) {
+        guard !job.token.isCancelled else {
+            queue.release()
+            return
+        }
         let operation = manager.loadImage(
             with: job.url, options: job.token.options, context: job.token.context
         ) { [self] _, _, error, _, finished, _ in
@@ -139,10 +113,9 @@ public final class ImagePrefetcher: Sendable {
     private func ended(_ job: PrefetchJob, error: WebImageError?) {
         let token = job.token
         let url = job.url
+        queue.release()
         state.withLock { state in
-            state.running -= 1
             let counts = token.state.withLock { tokenState -> (Int, Int, Bool)? in
-                tokenState.running[job.index] = nil
                 guard !tokenState.cancelled else { return nil }
                 tokenState.finished += 1
                 if error != nil { tokenState.skipped += 1 }
@@ -180,6 +153,5 @@ public final class ImagePrefetcher: Sendable {
                 }
             }
         }
-        pump()
     }
 }

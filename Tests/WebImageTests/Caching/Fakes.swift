@@ -67,20 +67,20 @@ final class FakeDiskCache: DiskCaching {
         }
         return state.withLock { $0.entries[key] }
     }
-    func setData(_ data: Data, forKey key: String, metadata: DiskCacheMetadata?) throws {
-        try state.withLock { state in
-            if state.failWrites { throw CocoaError(.fileWriteOutOfSpace) }
+    func setData(_ data: Data, forKey key: String, metadata: DiskCacheMetadata?) throws(WebImageError) {
+        try state.withLock { state throws(WebImageError) in
+            if state.failWrites { throw .diskCacheFailure("the fake disk is full") }
             state.entries[key] = DiskCacheEntry(data: data, metadata: metadata ?? DiskCacheMetadata())
             state.writes += 1
         }
     }
     func extendedData(forKey key: String) -> Data? { state.withLock { $0.entries[key]?.metadata.extendedData } }
-    func setExtendedData(_ extendedData: Data?, forKey key: String) throws {
+    func setExtendedData(_ extendedData: Data?, forKey key: String) throws(WebImageError) {
         state.withLock { $0.entries[key]?.metadata.extendedData = extendedData }
     }
     func removeData(forKey key: String) { state.withLock { _ = $0.entries.removeValue(forKey: key) } }
-    func removeAllData() throws { state.withLock { $0.entries.removeAll() } }
-    func removeExpiredData() throws {
+    func removeAllData() throws(WebImageError) { state.withLock { $0.entries.removeAll() } }
+    func removeExpiredData() throws(WebImageError) {
         state.withLock { state in
             for key in state.expired { state.entries.removeValue(forKey: key) }
         }

@@ -54,7 +54,7 @@ struct ImageCacheCallbackTests {
         token.cancel()
         disk.release()
         // Let the abandoned work finish; its result must be dropped.
-        await CacheFixtures.waitUntil { cache.inFlight.withLock { $0.works.isEmpty } }
+        await CacheFixtures.waitUntil { cache.diskReads.count == 0 }
         try await Task.sleep(for: .milliseconds(20))
         #expect(calls.count == 1)
     }

@@ -8,9 +8,7 @@ import Testing
 struct ImageCacheCoalescingTests {
     /// Waiters currently attached to in-flight disk work for `key`.
     private func waiters(_ cache: ImageCache, _ key: String) -> Int {
-        cache.inFlight.withLock { table in
-            table.works.filter { $0.key.key == key }.reduce(0) { $0 + $1.value.waiters.count }
-        }
+        cache.diskReads.subscriberCount { $0.key == key }
     }
 
     @Test("50 concurrent disk queries for one key share one read and one decode")
@@ -83,7 +81,7 @@ struct ImageCacheCoalescingTests {
         await CacheFixtures.waitUntil { disk.heldReads == 1 }
         only.cancel()
         await #expect(throws: WebImageError.cancelled) { try await only.value }
-        #expect(cache.inFlight.withLock { $0.works.isEmpty })
+        #expect(cache.diskReads.count == 0)
         disk.release()
         // A fresh query runs its own work and finds the image.
         let again = try await cache.queryImage(forKey: "k", context: shared, cacheType: .disk)

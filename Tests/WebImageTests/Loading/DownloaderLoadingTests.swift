@@ -82,22 +82,19 @@ struct DownloaderLoadingTests {
         }
     }
 
-    @Test("The async adapters load through the downloader and cancel with the task")
+    @Test("The async API loads through the downloader, reports progress, and cancels with the task")
     func asyncAdapters() async throws {
         try await Support.withOrigin { origin, downloader in
             let result = try await downloader.loadImage(with: origin.url(Support.pngPath))
             #expect(result.image.width > 0)
-            var sawProgress = false
-            var finished: ImageLoadResult?
-            for try await event in downloader.imageLoadEvents(with: origin.url(Support.jpegPath)) {
-                switch event {
-                case .progress: sawProgress = true
-                case .partialImage: break
-                case .finished(let value): finished = value
-                }
+            let sawProgress = Locked(false)
+            let finished = try await downloader.loadImage(
+                with: origin.url(Support.jpegPath), options: [], context: nil
+            ) { event in
+                if case .progress = event { sawProgress.withLock { $0 = true } }
             }
-            #expect(sawProgress)
-            #expect(finished?.image.width == 800)
+            #expect(sawProgress.withLock { $0 })
+            #expect(finished.image.width == 800)
             let task = Task { try await downloader.loadImage(with: origin.url(Support.pngPath + "?stall=1")) }
             await Support.waitUntil { origin.inFlightCount == 1 }
             task.cancel()

@@ -35,7 +35,9 @@ import Testing
         let bytes = try Fixtures.data("png/rgba8.png")
         let url = try temporaryFile(bytes)
         let progress = ProgressLog()
-        let result = try await FileImageLoader().loadImage(with: url, progress: progress.record)
+        let result = try await FileImageLoader().loadImage(with: url, options: [], context: nil) { event in
+            if case .progress(let received, let expected) = event { progress.record(received, expected, url) }
+        }
         #expect(result.isFinished)
         #expect(result.data == bytes)
         #expect(result.image.width == 11 && result.image.height == 7)
@@ -206,19 +208,19 @@ import Testing
         #expect(throws: WebImageError.cancelled) { try result.get() }
     }
 
-    @Test func eventStreamDeliversProgressThenTheFinalImage() async throws {
+    @Test func loadingReportsProgressThenReturnsTheFinalImage() async throws {
         let url = try temporaryFile(try Fixtures.data("png/rgba8.png"))
-        var sawProgress = false
-        var finished: ImageLoadResult?
-        for try await event in FileImageLoader().imageLoadEvents(with: url) {
+        let progress = ProgressLog()
+        let partials = Locked(0)
+        let finished = try await FileImageLoader().loadImage(with: url, options: [], context: nil) { event in
             switch event {
-            case .progress: sawProgress = true
-            case .partialImage: Issue.record("no partial images from a file")
-            case .finished(let result): finished = result
+            case .progress(let received, let expected): progress.record(received, expected, url)
+            case .partialImage: partials.withLock { $0 += 1 }
             }
         }
-        #expect(sawProgress)
-        #expect(finished?.image.width == 11)
+        #expect(!progress.entries.isEmpty)
+        #expect(partials.withLock { $0 } == 0, "no partial images from a file")
+        #expect(finished.image.width == 11)
     }
 }
 
@@ -245,23 +247,22 @@ private struct RecordingLoader: ImageLoading {
     func canRequestImage(for url: URL, options: WebImageOptions, context: WebImageContext?) -> Bool {
         url.scheme == scheme
     }
-    func requestImage(
-        with url: URL, options: WebImageOptions, context: WebImageContext?, progress: ImageLoaderProgress?,
-        completion: @escaping ImageLoaderCompletion
-    ) -> any ImageLoadingOperation {
-        let token = ImageLoaderToken(url: url, progress: progress, completion: completion)
-        token.deliver(.failure(.invalidURL("recorded")))
-        return token
+    func loadImage(
+        with url: URL, options: WebImageOptions, context: WebImageContext?, events: ImageLoadEventHandler?
+    ) async throws(WebImageError) -> ImageLoadResult {
+        throw .invalidURL("recorded")
     }
 }
 
 /// A loader whose load only ends when it is cancelled.
 private struct NeverFinishingLoader: ImageLoading {
     func canRequestImage(for url: URL, options: WebImageOptions, context: WebImageContext?) -> Bool { true }
-    func requestImage(
-        with url: URL, options: WebImageOptions, context: WebImageContext?, progress: ImageLoaderProgress?,
-        completion: @escaping ImageLoaderCompletion
-    ) -> any ImageLoadingOperation {
-        ImageLoaderToken(url: url, progress: progress, completion: completion)
+    func loadImage(
+        with url: URL, options: WebImageOptions, context: WebImageContext?, events: ImageLoadEventHandler?
+    ) async throws(WebImageError) -> ImageLoadResult {
+        do {
+            try await Task.sleep(for: .seconds(3600))
+        } catch {}
+        throw .cancelled
     }
 }

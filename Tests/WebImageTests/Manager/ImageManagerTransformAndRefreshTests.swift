@@ -135,15 +135,14 @@ import Testing
         loader.respond(to: url, with: .hang)
         let log = CompletionLog()
         let operation = manager.loadImage(with: url, completed: log.completion)
-        for _ in 0..<500 where operation.loaderOperation == nil { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<500 where loader.requestCount(for: url) == 0 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(manager.isRunning)
-        let loaderOperation = try #require(operation.loaderOperation)
         operation.cancel()
         operation.cancel()
         try await log.waitForFinished()
         #expect(log.all.count == 1)
         #expect(log.all[0].error == .cancelled && log.all[0].image == nil)
-        #expect(loaderOperation.isCancelled)
+        #expect(await eventually { loader.cancellationCount(for: url) == 1 }, "the loader's load is cancelled")
         #expect(operation.isCancelled)
         #expect(!manager.isRunning)
         #expect(!manager.isFailedURL(url))

@@ -43,9 +43,7 @@ struct ManagerOriginFixture {
     /// Waits for the disk writes already queued (the stores loads started without waiting), so
     /// that none lands after the directory is removed and makes the cache recreate it.
     private static func drainDiskWrites(of cache: ImageCache) async {
-        await withCheckedContinuation { continuation in
-            cache.ioQueue.async(flags: .barrier) { continuation.resume() }
-        }
+        await cache.io.drain()
     }
 
     static let pngPath = "/fixtures/png/rgb8.png"

@@ -22,6 +22,7 @@ final class ScriptedLoader: ImageLoading {
         var requests: [URL: Int] = [:]
         var contexts: [WebImageContext] = []
         var priorities: [TaskPriority] = []
+        var cancellations: [URL: Int] = [:]
     }
     private let state = Locked(State())
 
@@ -36,48 +37,49 @@ final class ScriptedLoader: ImageLoading {
         url.scheme == "test"
     }
 
-    func requestImage(
-        with url: URL, options: WebImageOptions, context: WebImageContext?, progress: ImageLoaderProgress?,
-        completion: @escaping ImageLoaderCompletion
-    ) -> any ImageLoadingOperation {
-        let response = state.withLock { state -> Response? in
+    func loadImage(
+        with url: URL, options: WebImageOptions, context: WebImageContext?, events: ImageLoadEventHandler?
+    ) async throws(WebImageError) -> ImageLoadResult {
+        var response = state.withLock { state -> Response? in
             state.requests[url, default: 0] += 1
             state.contexts.append(context ?? WebImageContext())
             state.priorities.append(Task.currentPriority)
             return state.responses[url]
         }
-        let token = ImageLoaderToken(url: url, progress: progress, completion: completion)
-        token.attach(
-            Task.detached {
-                var response = response
-                if case .delayed(let data, let milliseconds)? = response {
-                    try? await Task.sleep(for: .milliseconds(milliseconds))
-                    guard !Task.isCancelled else { return }
-                    response = .data(data)
-                }
-                switch response {
-                case .data(let data, let partial)?:
-                    token.reportProgress(received: data.count, expected: data.count)
-                    do throws(WebImageError) {
-                        let image = try ImageLoaderDecoding.decode(data, url: url, options: options, context: context)
-                        if partial {
-                            var incremental = image
-                            incremental.isIncremental = true
-                            token.deliver(.success(ImageLoadResult(image: incremental, data: nil, isFinished: false)))
-                        }
-                        token.deliver(.success(ImageLoadResult(image: image, data: data, isFinished: true)))
-                    } catch {
-                        token.deliver(.failure(error))
-                    }
-                case .failure(let error)?:
-                    token.deliver(.failure(error))
-                case .hang?, .delayed?:
-                    break
-                case nil:
-                    token.deliver(.failure(.invalidDownloadStatusCode(404)))
-                }
-            })
-        return token
+        if case .delayed(let data, let milliseconds)? = response {
+            try await sleep(for: .milliseconds(milliseconds), url: url)
+            response = .data(data)
+        }
+        switch response {
+        case .data(let data, let partial)?:
+            events?(.progress(receivedSize: data.count, expectedSize: data.count))
+            let image = try ImageLoaderDecoding.decode(data, url: url, options: options, context: context)
+            if partial {
+                var incremental = image
+                incremental.isIncremental = true
+                events?(.partialImage(incremental))
+            }
+            return ImageLoadResult(image: image, data: data, isFinished: true)
+        case .failure(let error)?:
+            throw error
+        case .hang?, .delayed?:
+            try await sleep(for: .seconds(3600), url: url)
+            throw .cancelled
+        case nil:
+            throw .invalidDownloadStatusCode(404)
+        }
+    }
+
+    /// Loads that ended because their task was cancelled, per URL.
+    func cancellationCount(for url: URL) -> Int { state.withLock { $0.cancellations[url] ?? 0 } }
+
+    private func sleep(for duration: Duration, url: URL) async throws(WebImageError) {
+        do {
+            try await Task.sleep(for: duration)
+        } catch {
+            state.withLock { $0.cancellations[url, default: 0] += 1 }
+            throw .cancelled
+        }
     }
 }
 

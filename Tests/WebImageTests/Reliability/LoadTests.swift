@@ -120,7 +120,7 @@ struct LoadTests {
         await DownloaderTestSupport.waitUntil { downloader.currentDownloadCount == 0 && !manager.isRunning }
         #expect(downloader.currentDownloadCount == 0)
         #expect(!manager.isRunning)
-        #expect(manager.sharedLoads.withLock { $0.isEmpty }, "a coalesced load outlived its callers")
+        #expect(manager.loads.count == 0, "a coalesced load outlived its callers")
         #expect(run.peakMemoryCost.load(ordering: .relaxed) <= Self.memoryLimit)
         #expect(origin.totalRequestCount <= Self.loadCount)
         // The working set is 64 loads of 64 KiB plus buffers; holding every decoded image would

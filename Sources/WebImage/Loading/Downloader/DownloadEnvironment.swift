@@ -37,12 +37,6 @@ final class DownloadEnvironment: Sendable {
     }
 }
 
-/// The body of a successful exchange and the response it came with.
-struct DownloadedBody: Sendable {
-    var data: Data
-    var response: ImageDownloadResponse
-}
-
 /// A failed attempt, with the `Retry-After` the server sent, for the retry policy.
 struct AttemptFailure: Error {
     var error: WebImageError

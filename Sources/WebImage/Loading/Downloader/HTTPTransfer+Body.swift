@@ -9,20 +9,20 @@ extension HTTPTransfer {
     /// content type (2004) — then streams the body under the size and pixel limits.
     func receive(
         _ response: HTTPClientResponse, from url: URL, validatorsSent: Bool, activity: IdleActivity?
-    ) async throws -> DownloadedBody {
+    ) async throws -> (Data, ImageDownloadResponse) {
         let config = environment.config
         var headers = ImageDownloadHeaders()
         // The client already refused CR/LF in header fields, so none is dropped here.
         for header in response.headers { try? headers.add(name: header.name, value: header.value) }
         let retryAfter = response.headers.first(name: "Retry-After")
         var head = ImageDownloadResponse(url: url, statusCode: Int(response.status.code), headers: headers)
-        if let modifier = operation.context?.downloadResponseModifier ?? environment.responseModifier {
+        if let modifier = context?.downloadResponseModifier ?? environment.responseModifier {
             guard let modified = await modifier.modifiedResponse(head) else {
                 throw WebImageError.invalidDownloadResponse
             }
             head = modified
         }
-        operation.updateSnapshot { $0.response = head }
+        record.withLock { $0.response = head }
         // A 304 answers our validators, whatever the acceptable codes say.
         if head.statusCode == 304, validatorsSent { throw WebImageError.cacheNotModified }
         if let codes = config.acceptableStatusCodes, !codes.contains(head.statusCode) {
@@ -36,8 +36,8 @@ extension HTTPTransfer {
         }
         if head.statusCode == 304 { throw WebImageError.cacheNotModified }
 
-        environment.events.emit(.receivedResponse(url: operation.url, response: head))
-        for token in operation.tokens { token.responseHandler?(head) }
+        environment.events.emit(.receivedResponse(url: self.url, response: head))
+        work.send(.response(head))
 
         let codings = ResponseInflater.codings(in: response.headers)
         guard codings.count <= ResponseInflater.maximumCodings else {
@@ -57,76 +57,54 @@ extension HTTPTransfer {
                     .responseTooLarge, "\(url.absoluteString): \(declared) bytes declared; the limit is \(maxSize)"))
         }
         var receiver = BodyReceiver(
-            operation: operation, expected: expected, maxSize: maxSize, url: url,
-            progressInterval: config.effectiveProgressInterval,
-            progressive: progressiveDriver())
+            work: work, expected: expected, maxSize: maxSize, url: url,
+            sendsEveryChunk: options.contains(.progressiveLoad))
         receiver.reportProgress()
-        do {
-            let inflater = ResponseInflater(codings: codings, limit: maxSize)
-            for try await chunk in response.body {
-                activity?.touch()
-                if let inflater {
-                    for part in try inflater.inflate(chunk) { try receiver.append(part) }
-                } else {
-                    try receiver.append(chunk)
-                }
+        let inflater = ResponseInflater(codings: codings, limit: maxSize)
+        for try await chunk in response.body {
+            activity?.touch()
+            if let inflater {
+                for part in try inflater.inflate(chunk) { try receiver.append(part) }
+            } else {
+                try receiver.append(chunk)
             }
-            try inflater?.finish()
-        } catch {
-            await receiver.close()
-            throw error
         }
-        await receiver.close()
+        try inflater?.finish()
         if expected >= 0, receiver.count < expected {
             throw WebImageError.transferFailed(
                 TransferFailure(
                     .connectionLost, "\(url.absoluteString): \(receiver.count) of \(expected) bytes arrived"))
         }
         receiver.reportFinalProgress()
-        operation.updateSnapshot { $0.metrics.receivedBytes = receiver.count }
+        record.withLock { $0.metrics.receivedBytes = receiver.count }
         environment.statistics.countBytes(receiver.count)
-        return DownloadedBody(data: receiver.data, response: head)
-    }
-
-    /// A progressive decoder when the first caller asked for partial images, no decryptor is
-    /// set and its coder can decode incrementally.
-    private func progressiveDriver() -> ProgressiveDecodeDriver? {
-        guard options.contains(.progressiveLoad),
-            operation.context?.downloadDecryptor == nil, environment.decryptor == nil,
-            let first = operation.tokens.first,
-            let coder = first.coder as? any ProgressiveImageCoding
-        else { return nil }
-        return ProgressiveDecodeDriver(coder: coder, options: first.decodeOptions)
+        return (receiver.data, head)
     }
 }
 
-/// Collects a body: size limit, progress, the early pixel-limit check and partial decodes.
+/// Collects a body under the size limit, and tells the transfer's subscribers how it grows:
+/// progress on every chunk, and the bytes so far at doubling sizes (enough for a decode to read
+/// the header and refuse an image too large) or, for a progressive download, on every chunk.
 struct BodyReceiver {
-    let operation: DownloadOperation
+    let work: ImageDownloader.Transfers.Work
     let expected: Int
     let maxSize: Int
     let url: URL
-    let progressInterval: TimeInterval
-    let progressive: ProgressiveDecodeDriver?
+    let sendsEveryChunk: Bool
     /// The bytes so far, in memory from the body pool (see `BodyBufferPool`). Every chunk is
     /// copied in once; a declared length sizes the storage up front (up to 4 MiB), otherwise it
     /// doubles as bytes arrive. The final `Data` shares this storage.
     private var storage: BodyStorage?
     private(set) var count = 0
-    /// The header check runs at doubling sizes until the header parses (or 16 MiB pass).
-    private var nextPixelCheck = 1
-    private var pixelCheckDone = false
+    /// The size at which the bytes so far go out next; none after 16 MiB.
+    private var nextBytesEvent = 1
 
-    init(
-        operation: DownloadOperation, expected: Int, maxSize: Int, url: URL, progressInterval: TimeInterval,
-        progressive: ProgressiveDecodeDriver?
-    ) {
-        self.operation = operation
+    init(work: ImageDownloader.Transfers.Work, expected: Int, maxSize: Int, url: URL, sendsEveryChunk: Bool) {
+        self.work = work
         self.expected = expected
         self.maxSize = maxSize
         self.url = url
-        self.progressInterval = progressInterval
-        self.progressive = progressive
+        self.sendsEveryChunk = sendsEveryChunk
     }
 
     /// The bytes received so far, as `Data` sharing the body's memory (no copy).
@@ -142,8 +120,10 @@ struct BodyReceiver {
         chunk.withUnsafeReadableBytes { bytes in storage?.write(bytes, at: count) }
         count += chunk.readableBytes
         reportProgress()
-        try checkPixelLimit()
-        progressive?.offer(data, to: operation)
+        if sendsEveryChunk || (count >= nextBytesEvent && count <= 16 << 20) {
+            nextBytesEvent = count * 2
+            work.send(.bytes(data))
+        }
     }
 
     /// Makes room for `needed` bytes: the declared length (capped) the first time, then at least
@@ -167,47 +147,11 @@ struct BodyReceiver {
     static let largestUpFrontReservation = 4 << 20
 
     func reportProgress() {
-        guard operation.isProgressObserved else { return }
-        for token in operation.tokens {
-            token.reportProgress(received: count, expected: expected, interval: progressInterval)
-        }
+        work.send(.progress(received: count, expected: expected))
     }
 
     /// The last report carries every byte; with an unknown length it says so (expected = received).
     func reportFinalProgress() {
-        guard operation.isProgressObserved else { return }
-        for token in operation.tokens {
-            token.reportProgress(received: count, expected: expected < 0 ? count : expected, interval: 0)
-        }
-    }
-
-    func close() async {
-        await progressive?.close()
-    }
-
-    /// Fails as soon as the header shows more pixels than every caller allows — unless one of
-    /// them asked for a thumbnail or a scale-down, which decode such images within bounds.
-    private mutating func checkPixelLimit() throws {
-        guard !pixelCheckDone, count >= nextPixelCheck else { return }
-        nextPixelCheck = count * 2
-        let tokens = operation.tokens
-        // Callers that only want the bytes never need the check.
-        guard let coder = tokens.first(where: { $0.dataSink == nil })?.coder else { return }
-        guard let info = try? coder.imageInfo(for: data) else {
-            if count > 16 << 20 { pixelCheckDone = true }
-            return
-        }
-        pixelCheckDone = true
-        let (pixels, overflow) = info.width.multipliedReportingOverflow(by: info.height)
-        var largestLimit = 0
-        for token in tokens {
-            let options = token.decodeOptions
-            // Callers that want the bytes, a thumbnail or a scale-down can live with a big image.
-            guard token.dataSink == nil, options.thumbnailPixelSize == .zero, options.scaleDownLimitBytes == nil,
-                overflow || pixels > options.maxPixelCount
-            else { return }
-            largestLimit = max(largestLimit, options.maxPixelCount)
-        }
-        throw WebImageError.imageTooLarge(width: info.width, height: info.height, limit: largestLimit)
+        work.send(.progress(received: count, expected: expected < 0 ? count : expected))
     }
 }

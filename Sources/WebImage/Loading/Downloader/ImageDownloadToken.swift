@@ -1,129 +1,150 @@
 import Foundation
-import Synchronization
 
-/// One caller's handle on a download (SDWebImage's `SDWebImageDownloadToken`). Callers of the
-/// same URL share one transfer but each gets its own token, progress, completion and decode
-/// options; cancelling a token ends only its caller with ``WebImageError/cancelled``, and the
-/// transfer stops when the last token is cancelled.
+/// One caller's handle on a download in the callback API (SDWebImage's `SDWebImageDownloadToken`).
+/// Callers of the same URL share one transfer but each gets its own token, progress, completion
+/// and decode options; cancelling a token ends only its caller with ``WebImageError/cancelled``,
+/// and the transfer stops when its last caller leaves.
 public final class ImageDownloadToken: ImageLoadingOperation {
-    private struct State: ~Copyable {
+    private struct State {
         var completion: ImageLoaderCompletion?
-        var progress: ImageLoaderProgress?
+        var subscription: ImageDownloader.Decodes.Subscription?
         var cancelled = false
-        /// Uptime of the last progress callback, for the minimum interval.
-        var lastProgress: UInt64 = 0
-        var lastReceived = -1
-        var lastExpected = -2
+        var report = TransferReport()
     }
 
-    /// Every mutable field sits behind this lock; callbacks are taken out and run outside it.
+    /// Every mutable field sits behind this lock; the completion runs outside it.
     private let state: Locked<State>
-    /// The shared transfer; nil only for tokens of downloads that never started.
-    let operation: DownloadOperation?
-    /// How this caller wants the image decoded.
-    let decodeOptions: ImageDecodeOptions
-    /// The context's coder, or the shared registry.
-    let coder: any ImageCoding
-    /// Called with the response head (the context's ``WebImageContext/downloadResponseHandler``).
-    let responseHandler: ImageDownloadResponseHandler?
-    /// For ``ImageDownloader/downloadData(with:options:context:)``: gets the bytes instead of an
-    /// image; failures still go to the completion.
-    let dataSink: (@Sendable (Data) -> Void)?
-    /// Whether the caller gave a progress block (fixed at creation; the block itself goes
-    /// away once the caller finished).
-    let reportsProgress: Bool
+    private let listener: DownloadListener
 
     /// The URL the caller asked for.
     public let url: URL
 
     init(
-        url: URL, operation: DownloadOperation?, decodeOptions: ImageDecodeOptions, coder: any ImageCoding,
-        responseHandler: ImageDownloadResponseHandler?, progress: ImageLoaderProgress?,
-        completion: @escaping ImageLoaderCompletion, dataSink: (@Sendable (Data) -> Void)? = nil
+        url: URL, interval: TimeInterval, responseHandler: ImageDownloadResponseHandler?,
+        progress: ImageLoaderProgress?, completion: @escaping ImageLoaderCompletion
     ) {
         self.url = url
-        self.dataSink = dataSink
-        self.operation = operation
-        self.decodeOptions = decodeOptions
-        self.coder = coder
-        self.responseHandler = responseHandler
-        reportsProgress = progress != nil
-        state = Locked(State(completion: completion, progress: progress))
+        state = Locked(State(completion: completion))
+        // Progress goes to the progress block; partial images go to the completion (see ``handle(_:)``).
+        listener = DownloadListener(interval: interval, responseHandler: responseHandler) { event in
+            if case .progress(let received, let expected) = event { progress?(received, expected, url) }
+        }
     }
 
-    /// The request as sent, after the headers filter and request modifier (nil until it starts).
-    public var request: ImageDownloadRequest? { operation?.snapshot.request }
+    /// The request as sent, after the headers filter and request modifier (nil until it is sent).
+    public var request: ImageDownloadRequest? { state.withLock { $0.report.request } }
     /// The response head, after the response modifier (nil until it arrives).
-    public var response: ImageDownloadResponse? { operation?.snapshot.response }
-    /// What the transfer measured so far.
-    public var metrics: ImageDownloadMetrics { operation?.snapshot.metrics ?? ImageDownloadMetrics() }
+    public var response: ImageDownloadResponse? { state.withLock { $0.report.response } }
+    /// What the transfer measured, once it ended.
+    public var metrics: ImageDownloadMetrics { state.withLock { $0.report.metrics } }
 
     public var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     /// Ends this caller with ``WebImageError/cancelled`` unless it already finished; the
     /// transfer goes on for the other callers. Idempotent.
     public func cancel() {
-        let completion = state.withLock { state -> ImageLoaderCompletion? in
+        let subscription = state.withLock { state in
             state.cancelled = true
+            return state.subscription
+        }
+        subscription?.cancel()
+    }
+
+    func attach(_ subscription: ImageDownloader.Decodes.Subscription) {
+        let cancelled = state.withLock { state in
+            state.subscription = subscription
+            return state.cancelled
+        }
+        if cancelled { subscription.cancel() }
+    }
+
+    /// Records what the transfer says, and hands partial images to the completion.
+    func handle(_ event: DownloadEvent) {
+        switch event {
+        case .request(let request): state.withLock { $0.report.request = request }
+        case .response(let response): state.withLock { $0.report.response = response }
+        case .partialImage(let image):
+            let completion = state.withLock { $0.completion }
+            completion?(.success(ImageLoadResult(image: image, data: nil, isFinished: false)))
+        case .progress, .bytes: break
+        }
+        listener.handle(event)
+    }
+
+    /// Delivers the terminal result once.
+    func finish(_ result: Result<DecodedDownload, WebImageError>) {
+        listener.finish()
+        let completion = state.withLock { state -> ImageLoaderCompletion? in
+            if case .success(let decoded) = result { state.report = decoded.report }
             defer {
                 state.completion = nil
-                state.progress = nil
+                state.subscription = nil
             }
             return state.completion
         }
-        guard let completion else { return }
-        operation?.remove(self)
-        completion(.failure(.cancelled))
+        completion?(result.map(\.result))
+    }
+}
+
+/// One caller's side of a download's events: progress thinned to the downloader's minimum
+/// interval (a report with nothing yet, or with every byte, always goes through), the
+/// context's response handler, partial images. Nothing goes out once the caller has its result.
+final class DownloadListener: Sendable {
+    private struct State {
+        /// Uptime of the last progress report, for the minimum interval.
+        var lastReport: UInt64 = 0
+        var lastReceived = -1
+        var lastExpected = -2
+        var finished = false
     }
 
-    /// Whether the caller still waits for its terminal result.
-    var isWaiting: Bool { state.withLock { $0.completion != nil } }
+    let interval: TimeInterval
+    let responseHandler: ImageDownloadResponseHandler?
+    let events: ImageLoadEventHandler?
+    private let state = Locked(State())
 
-    /// Reports progress at most once per `interval` seconds; a report with every byte
-    /// (`received == expected`), or with nothing yet, always goes through.
-    func reportProgress(received: Int, expected: Int, interval: TimeInterval) {
+    init(interval: TimeInterval, responseHandler: ImageDownloadResponseHandler?, events: ImageLoadEventHandler?) {
+        self.interval = interval
+        self.responseHandler = responseHandler
+        self.events = events
+    }
+
+    func handle(_ event: DownloadEvent) {
+        switch event {
+        case .response(let response):
+            if !isFinished { responseHandler?(response) }
+        case .progress(let received, let expected):
+            if isDue(received: received, expected: expected) {
+                events?(.progress(receivedSize: received, expectedSize: expected))
+            }
+        case .partialImage(let image):
+            if !isFinished { events?(.partialImage(image)) }
+        case .request, .bytes:
+            break
+        }
+    }
+
+    /// The caller has its result: nothing more goes out.
+    func finish() {
+        state.withLock { $0.finished = true }
+    }
+
+    private var isFinished: Bool { state.withLock { $0.finished } }
+
+    private func isDue(received: Int, expected: Int) -> Bool {
         let now = DispatchTime.now().uptimeNanoseconds
-        let progress = state.withLock { state -> ImageLoaderProgress? in
-            guard let progress = state.progress else { return nil }
+        return state.withLock { state in
+            guard !state.finished, received != state.lastReceived || expected != state.lastExpected else {
+                return false
+            }
             let due =
                 interval <= 0 || received <= 0 || received == expected
-                || now &- state.lastProgress >= UInt64(interval * 1_000_000_000)
-            guard due, received != state.lastReceived || expected != state.lastExpected else { return nil }
-            state.lastProgress = now
+                || now &- state.lastReport >= UInt64(interval * 1_000_000_000)
+            guard due else { return false }
+            state.lastReport = now
             state.lastReceived = received
             state.lastExpected = expected
-            return progress
+            return true
         }
-        progress?(received, expected, url)
-    }
-
-    /// Delivers a partial result, or the terminal one (a failure or `isFinished`) once.
-    func deliver(_ result: Result<ImageLoadResult, WebImageError>) {
-        let isTerminal: Bool
-        switch result {
-        case .success(let value): isTerminal = value.isFinished
-        case .failure: isTerminal = true
-        }
-        let completion = state.withLock { state -> ImageLoaderCompletion? in
-            let taken = state.completion
-            if isTerminal {
-                state.completion = nil
-                state.progress = nil
-            }
-            return taken
-        }
-        completion?(result)
-    }
-
-    /// Delivers the raw bytes to a ``dataSink`` token, as its terminal result.
-    func deliverData(_ data: Data) {
-        let waiting = state.withLock { state -> Bool in
-            defer {
-                state.completion = nil
-                state.progress = nil
-            }
-            return state.completion != nil
-        }
-        if waiting { dataSink?(data) }
     }
 }

@@ -9,13 +9,11 @@ extension ImageDownloader: ImageLoading {
 
     /// Downloads with the ``ImageDownloaderOptions`` that SDWebImage derives from `options` and
     /// whether the context carries a ``WebImageContext/loaderCachedImage``.
-    @discardableResult
-    public func requestImage(
-        with url: URL, options: WebImageOptions, context: WebImageContext?,
-        progress: ImageLoaderProgress?, completion: @escaping ImageLoaderCompletion
-    ) -> any ImageLoadingOperation {
+    public func loadImage(
+        with url: URL, options: WebImageOptions, context: WebImageContext?, events: ImageLoadEventHandler?
+    ) async throws(WebImageError) -> ImageLoadResult {
         let downloaderOptions = ImageDownloaderOptions(options, hasCachedImage: context?.loaderCachedImage != nil)
-        return enqueue(url, options: downloaderOptions, context: context, progress: progress, completion: completion)
+        return try await downloadImage(with: url, options: downloaderOptions, context: context, events: events)
     }
 }
 

@@ -63,16 +63,11 @@ public struct ImageDownloaderOptions: OptionSet, Sendable, Hashable {
         return options
     }
 
-    /// The queue priority: high beats low when both are set.
-    var queuePriority: DownloadPriority {
+    /// The priority a download asked for: high beats low when both are set. It orders the
+    /// queue (see ``SlotQueue/Priority``) and runs the download's tasks.
+    var taskPriority: TaskPriority {
         if contains(.highPriority) { return .high }
         if contains(.lowPriority) { return .low }
-        return .normal
+        return .medium
     }
-}
-
-/// A queued download's priority.
-enum DownloadPriority: Int, Comparable, Sendable {
-    case low, normal, high
-    static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// One incremental decoder per download: partial decodes run off the receiving task, at most
+/// One incremental decoder per progressive decode: partial decodes run off the receiving task, at most
 /// one at a time (bytes arriving while one runs are picked up by the next), and none is
 /// delivered after ``close()``.
 final class ProgressiveDecodeDriver: Sendable {
@@ -15,13 +15,14 @@ final class ProgressiveDecodeDriver: Sendable {
         decoder = Locked(coder.makeIncrementalDecoder(options: options))
     }
 
-    /// Starts a partial decode of `data` unless one is running; its image goes to every caller
-    /// of `operation` still waiting.
-    func offer(_ data: Data, to operation: DownloadOperation) {
+    /// Starts a partial decode of `data` unless one is running; its image goes to `deliver`
+    /// unless the driver was closed meanwhile.
+    func offer(_ data: Data, deliver: @escaping @Sendable (Image) -> Void) {
         guard !closed.load(ordering: .acquiring),
             busy.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return }
-        let task = Task.detached(priority: Task.currentPriority) { [self] in
+        // Off the receiving task, so a slow partial decode never holds the body back.
+        let task = Task(priority: Task.currentPriority) { [self] in
             defer { busy.store(false, ordering: .releasing) }
             let image = decoder.withLock { decoder -> Image? in
                 decoder.update(data, isFinal: false)
@@ -29,8 +30,7 @@ final class ProgressiveDecodeDriver: Sendable {
             }
             guard var image, image.width > 0, image.height > 0, !closed.load(ordering: .acquiring) else { return }
             image.isIncremental = true
-            let partial = ImageLoadResult(image: image, data: nil, isFinished: false)
-            for token in operation.tokens { token.deliver(.success(partial)) }
+            deliver(image)
         }
         lastTask.withLock { $0 = task }
     }

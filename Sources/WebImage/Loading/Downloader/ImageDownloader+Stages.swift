@@ -1,0 +1,251 @@
+import Foundation
+
+/// The downloader's two stages, each shared through an ``InFlightTable``:
+///
+///     caller ─▶ decode (per URL, decode options and coder) ─▶ transfer (per URL) ─▶ queue slot ─▶ HTTP
+///
+/// Callers of one URL share one transfer; callers that also want the same decode share one
+/// decode. Both are set up synchronously in the caller's call — the transfer takes its place in
+/// the queue there — so downloads asked for one after another start in that order.
+extension ImageDownloader {
+    typealias Transfers = InFlightTable<TransferKey, DownloadedBody, DownloadEvent>
+    typealias Decodes = InFlightTable<DecodeKey, DecodedDownload, DownloadEvent>
+
+    // MARK: Decode stage
+
+    /// Subscribes to the decode of `url` for one caller, starting it (and the transfer under
+    /// it) if none runs.
+    func subscribeDecode(
+        _ url: URL, options: ImageDownloaderOptions, context: WebImageContext?, events: Decodes.EventHandler?,
+        completion: Decodes.Completion? = nil
+    ) -> Decodes.Subscription {
+        let transferKey = TransferKey(url, options: options, context: context)
+        let decodeOptions = ImageDecodeOptions(
+            context: context, options: options.decodingOptions, cacheKey: transferKey.url)
+        let coder: any ImageCoding = context?.imageCoder ?? ImageCodersManager.shared
+        let key = DecodeKey(transfer: transferKey, options: decodeOptions, coder: context?.imageCoder)
+        return decodes.subscribe(key, priority: options.taskPriority, events: events, completion: completion) {
+            [self] work in
+            let watcher = BodyWatcher(
+                url: url, options: decodeOptions, coder: coder,
+                progressive: progressiveDecoder(options: options, context: context, coder: coder, decodeOptions: decodeOptions))
+            let transfer = subscribeTransfer(
+                transferKey, url: url, options: options, context: context, priority: work.priority
+            ) { event in
+                watcher.observe(event, forwardingTo: work)
+            }
+            watcher.transfer = transfer
+            work.onPriorityRaised { transfer.raisePriority(to: $0) }
+            work.run { _ throws(WebImageError) in
+                let body = try await transfer.value()
+                await watcher.close()
+                let image = try ImageLoaderDecoding.decode(body.data, url: url, decodeOptions: decodeOptions, coder: coder)
+                return DecodedDownload(
+                    result: ImageLoadResult(image: image, data: body.data, metadata: body.metadata, isFinished: true),
+                    report: body.report)
+            }
+        }
+    }
+
+    /// A progressive decoder when the caller asked for partial images, no decryptor is set and
+    /// its coder can decode incrementally.
+    private func progressiveDecoder(
+        options: ImageDownloaderOptions, context: WebImageContext?, coder: any ImageCoding,
+        decodeOptions: ImageDecodeOptions
+    ) -> ProgressiveDecodeDriver? {
+        guard options.contains(.progressiveLoad), context?.downloadDecryptor == nil, decryptor == nil,
+            let coder = coder as? any ProgressiveImageCoding
+        else { return nil }
+        return ProgressiveDecodeDriver(coder: coder, options: decodeOptions)
+    }
+
+    // MARK: Transfer stage
+
+    /// Subscribes to the transfer of `key`. A new transfer takes its place in the queue now and
+    /// runs once it gets a slot; the first subscriber's options and context shape the request,
+    /// as in SDWebImage.
+    func subscribeTransfer(
+        _ key: TransferKey, url: URL, options: ImageDownloaderOptions, context: WebImageContext?,
+        priority: TaskPriority, events: Transfers.EventHandler?, completion: Transfers.Completion? = nil
+    ) -> Transfers.Subscription {
+        transfers.subscribe(key, priority: priority, events: events, completion: completion) { [self] work in
+            let ticket = queue.enqueue(priority: SlotQueue.Priority(work.priority))
+            work.onPriorityRaised { [queue] in queue.raise(ticket, to: SlotQueue.Priority($0)) }
+            work.run { [self] work throws(WebImageError) in
+                try await queue.wait(for: ticket)
+                defer { queue.release() }
+                if Task.isCancelled { throw .cancelled }
+                return try await HTTPTransfer(
+                    url: url, key: key.url, options: options, context: context, work: work,
+                    environment: currentEnvironment()
+                ).run()
+            }
+        }
+    }
+}
+
+/// What a transfer reports to its subscribers while it runs.
+enum DownloadEvent: Sendable {
+    /// The request as sent, after the headers filter and request modifier.
+    case request(ImageDownloadRequest)
+    /// The response head, after the response modifier, once it passed the checks.
+    case response(ImageDownloadResponse)
+    /// Body bytes so far and the expected total (-1 when unknown).
+    case progress(received: Int, expected: Int)
+    /// The body so far: at doubling sizes, and on every chunk of a progressive download.
+    case bytes(Data)
+    /// A partial image of a progressive decode.
+    case partialImage(Image)
+}
+
+/// What identifies a transfer: the URL, and for a revalidation the validators and cached bytes
+/// it sends. A plain caller that joined a revalidation could get `cacheNotModified` for an image
+/// it does not have; a revalidating caller that joined a plain transfer would never hear that
+/// nothing changed.
+struct TransferKey: Hashable, Sendable {
+    let url: String
+    let validators: [String]?
+    let cachedData: Data?
+
+    init(_ url: URL, options: ImageDownloaderOptions, context: WebImageContext?) {
+        self.url = url.absoluteString
+        if options.contains(.ignoreCachedResponse) {
+            validators = ImageDownloadConditionalRequest.headers(for: context?.loaderCachedMetadata).flatMap {
+                [$0.0, $0.1]
+            }
+            cachedData = context?.loaderCachedData
+        } else {
+            validators = nil
+            cachedData = nil
+        }
+    }
+}
+
+/// What identifies a decode: its transfer, the decode options and the coder object. A coder
+/// that is a value (whose identity cannot be compared) never shares a decode.
+struct DecodeKey: Hashable, Sendable {
+    let transfer: TransferKey
+    let options: ImageDecodeOptions
+    let coder: CoderIdentity
+
+    enum CoderIdentity: Hashable, Sendable {
+        case registry
+        case object(ObjectIdentifier)
+        case unshared(UInt64)
+    }
+
+    private static let unsharedCount = Locked<UInt64>(0)
+
+    init(transfer: TransferKey, options: ImageDecodeOptions, coder: (any ImageCoding)?) {
+        self.transfer = transfer
+        self.options = options
+        if let coder {
+            if type(of: coder) is AnyClass {
+                self.coder = .object(ObjectIdentifier(coder as AnyObject))
+            } else {
+                self.coder = .unshared(Self.unsharedCount.withLock { $0 += 1; return $0 })
+            }
+        } else {
+            self.coder = .registry
+        }
+    }
+
+    static func == (lhs: DecodeKey, rhs: DecodeKey) -> Bool {
+        lhs.coder == rhs.coder && lhs.transfer == rhs.transfer && lhs.options == rhs.options
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(transfer)
+        hasher.combine(coder)
+    }
+}
+
+/// A finished transfer: the body (after the decryptor) and what it reports.
+struct DownloadedBody: Sendable {
+    var data: Data
+    /// What a cache keeps of the response's headers.
+    var metadata: DiskCacheMetadata
+    var report: TransferReport
+}
+
+/// The request, the response and the metrics of a finished transfer.
+struct TransferReport: Sendable {
+    var request: ImageDownloadRequest?
+    var response: ImageDownloadResponse?
+    var metrics = ImageDownloadMetrics()
+}
+
+/// A finished decode: the caller's result and its transfer's report.
+struct DecodedDownload: Sendable {
+    var result: ImageLoadResult
+    var report: TransferReport
+}
+
+/// One decode's view of its transfer's body as it arrives: it fails the decode as soon as the
+/// header shows more pixels than the decode allows (unless the decode makes a thumbnail or
+/// scales down, which keeps such images within bounds), and feeds the progressive decoder.
+final class BodyWatcher: Sendable {
+    private struct State {
+        var checked = false
+        var transfer: ImageDownloader.Transfers.Subscription?
+        /// A failed check before ``transfer`` was set, applied when it is.
+        var failure: WebImageError?
+    }
+
+    let url: URL
+    let options: ImageDecodeOptions
+    let coder: any ImageCoding
+    let progressive: ProgressiveDecodeDriver?
+    private let state = Locked(State())
+
+    init(url: URL, options: ImageDecodeOptions, coder: any ImageCoding, progressive: ProgressiveDecodeDriver?) {
+        self.url = url
+        self.options = options
+        self.coder = coder
+        self.progressive = progressive
+        // Only a decode at full size can be too large.
+        state.withLock { $0.checked = options.thumbnailPixelSize != .zero || options.scaleDownLimitBytes != nil }
+    }
+
+    /// The decode's subscription to its transfer, which a failed check cancels.
+    var transfer: ImageDownloader.Transfers.Subscription? {
+        get { state.withLock { $0.transfer } }
+        set {
+            let failure = state.withLock { state in
+                state.transfer = newValue
+                return state.failure
+            }
+            if let failure { newValue?.cancel(with: failure) }
+        }
+    }
+
+    /// Looks at the bytes, and passes every other event on to the decode's subscribers.
+    func observe(_ event: DownloadEvent, forwardingTo work: ImageDownloader.Decodes.Work) {
+        guard case .bytes(let data) = event else { return work.send(event) }
+        checkPixelLimit(data)
+        progressive?.offer(data) { work.send(.partialImage($0)) }
+    }
+
+    /// Stops partial decodes, so that none follows the final result.
+    func close() async {
+        await progressive?.close()
+    }
+
+    private func checkPixelLimit(_ data: Data) {
+        guard !state.withLock({ $0.checked }) else { return }
+        guard let info = try? coder.imageInfo(for: data) else {
+            if data.count > 16 << 20 { state.withLock { $0.checked = true } }
+            return
+        }
+        let (pixels, overflow) = info.width.multipliedReportingOverflow(by: info.height)
+        let failure: WebImageError? =
+            overflow || pixels > options.maxPixelCount
+            ? .imageTooLarge(width: info.width, height: info.height, limit: options.maxPixelCount) : nil
+        let transfer = state.withLock { state in
+            state.checked = true
+            state.failure = failure
+            return state.transfer
+        }
+        if let failure { transfer?.cancel(with: failure) }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// Progress of one load in SDWebImage's callback shape: bytes received so far, the expected
+/// total (-1 when unknown), and the URL.
+public typealias ImageLoaderProgress = @Sendable (_ receivedSize: Int, _ expectedSize: Int, _ url: URL) -> Void
+
+/// The completion of one load in SDWebImage's callback shape. It runs zero or more times with
+/// partial results (`isFinished == false`), then exactly once with a final result or an error —
+/// including ``WebImageError/cancelled`` when the operation is cancelled. It never runs after that.
+public typealias ImageLoaderCompletion = @Sendable (Result<ImageLoadResult, WebImageError>) -> Void
+
+/// A running load that can be cancelled (SDWebImage's `SDWebImageOperation`).
+public protocol ImageLoadingOperation: AnyObject, Sendable {
+    /// Ends this caller's load with ``WebImageError/cancelled``. Idempotent. Other callers sharing
+    /// the same work are not affected.
+    func cancel()
+    /// Whether ``cancel()`` was called.
+    var isCancelled: Bool { get }
+}
+
+extension ImageLoading {
+    /// SDWebImage's callback shape over ``loadImage(with:options:context:events:)``
+    /// (`requestImageWithURL:options:context:progress:completed:`): the load runs in a task of
+    /// its own, and cancelling the returned operation cancels that task and calls `completion`
+    /// with ``WebImageError/cancelled`` at once.
+    @discardableResult
+    public func requestImage(
+        with url: URL, options: WebImageOptions = [], context: WebImageContext? = nil,
+        progress: ImageLoaderProgress? = nil, completion: @escaping ImageLoaderCompletion
+    ) -> any ImageLoadingOperation {
+        let operation = CallbackLoad(completion: completion)
+        let events: ImageLoadEventHandler = { event in
+            switch event {
+            case .progress(let received, let expected):
+                if !operation.isCancelled { progress?(received, expected, url) }
+            case .partialImage(let image):
+                operation.deliver(.success(ImageLoadResult(image: image, data: nil, isFinished: false)))
+            }
+        }
+        operation.attach(
+            Task(priority: options.inheritedTaskPriority) {
+                do throws(WebImageError) {
+                    var result = try await loadImage(with: url, options: options, context: context, events: events)
+                    result.isFinished = true
+                    operation.deliver(.success(result))
+                } catch {
+                    operation.deliver(.failure(error))
+                }
+            })
+        return operation
+    }
+}
+
+/// One callback-shaped load: its task, and a completion that runs its terminal call once.
+final class CallbackLoad: ImageLoadingOperation {
+    private struct State {
+        var completion: ImageLoaderCompletion?
+        var task: Task<Void, Never>?
+        var cancelled = false
+    }
+
+    /// Every mutable field sits behind this lock; the completion runs outside it.
+    private let state: Locked<State>
+
+    init(completion: @escaping ImageLoaderCompletion) {
+        state = Locked(State(completion: completion))
+    }
+
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    func cancel() {
+        let (completion, task) = state.withLock { state in
+            state.cancelled = true
+            defer {
+                state.completion = nil
+                state.task = nil
+            }
+            return (state.completion, state.task)
+        }
+        task?.cancel()
+        completion?(.failure(.cancelled))
+    }
+
+    func attach(_ task: Task<Void, Never>) {
+        let cancelled = state.withLock { state in
+            if !state.cancelled { state.task = task }
+            return state.cancelled
+        }
+        if cancelled { task.cancel() }
+    }
+
+    /// A partial result, or the terminal one (a failure or a finished result) once.
+    func deliver(_ result: Result<ImageLoadResult, WebImageError>) {
+        let isTerminal = (try? result.get())?.isFinished ?? true
+        let completion = state.withLock { state -> ImageLoaderCompletion? in
+            let taken = state.completion
+            if isTerminal {
+                state.completion = nil
+                state.task = nil
+            }
+            return taken
+        }
+        completion?(result)
+    }
+}
