@@ -141,7 +141,7 @@ extension ImageCache {
         guard let data, !data.isEmpty, isWanted() else { return .miss }
         do {
             return DiskLoad(image: try decoder.decode(data, options: options), data: data, metadata: metadata)
-        } catch let error as WebImageError where error.code == .badImageData {
+        } catch let error where error.code == .badImageData {
             if fromDiskCache { diskCache.removeData(forKey: key) }
             return .miss
         } catch {
