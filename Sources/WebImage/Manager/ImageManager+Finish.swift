@@ -62,17 +62,11 @@ extension ImageManager {
     static func transform(_ image: Image, with transformer: any ImageTransforming, key: String, animated: Bool)
         throws(WebImageError) -> Image
     {
-        do {
-            var result = try transformer.transformedImage(image, forKey: key, animated: animated)
-            // The source's format no longer describes the pixels unless the transformer says so.
-            if !transformer.preservesImageMetadata { result.format = .undefined }
-            result.isTransformed = true
-            return result
-        } catch let error as WebImageError {
-            throw error
-        } catch {
-            throw .invalidArgument("the transformer \(transformer.transformerKey) failed: \(error)")
-        }
+        var result = try transformer.transformedImage(image, forKey: key, animated: animated)
+        // The source's format no longer describes the pixels unless the transformer says so.
+        if !transformer.preservesImageMetadata { result.format = .undefined }
+        result.isTransformed = true
+        return result
     }
 }
 
