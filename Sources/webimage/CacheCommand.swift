@@ -104,22 +104,21 @@ struct CacheCommand: AsyncParsableCommand {
 
         @OptionGroup var options: Options
 
-        @Option(help: "Age limit in seconds (default: one week; negative: never expire).")
-        var maxAge: Double?
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
+                "Age limit in seconds (default: one week; negative: never expire).", valueName: "SECONDS"))
+        var maxAge: FiniteNumber?
 
-        @Option(help: "Size limit in bytes (default: 0, unlimited).")
-        var maxSize: Int?
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Size limit in bytes, 0 or more (default: 0, unlimited).", valueName: "BYTES"))
+        var maxSize: ByteCount?
 
         func run() async throws {
             var config = ImageCacheConfig()
-            if let maxAge {
-                guard maxAge.isFinite else { throw CommandFailure("--max-age needs a finite number of seconds") }
-                config.maxDiskAge = maxAge
-            }
-            if let maxSize {
-                guard maxSize >= 0 else { throw CommandFailure("--max-size needs a byte count of at least 0") }
-                config.maxDiskSize = maxSize
-            }
+            if let maxAge { config.maxDiskAge = maxAge.value }
+            if let maxSize { config.maxDiskSize = maxSize.value }
             let (cache, directory) = try options.openCache(config: config)
             try await CacheCommand.runReportingRemoval(cache, directory, options) {
                 try await cache.removeExpiredData()

@@ -9,7 +9,7 @@ struct ConvertCommand: AsyncParsableCommand {
         abstract: "Convert an image to PNG, JPEG, GIF or WebP, optionally as a thumbnail or transformed.",
         discussion: """
             The output format comes from --format, else from the output file's extension. Transforms apply \
-            in this order: resize, crop, round corner, rotate, flip, tint; to every frame of an animation. \
+            in this order: resize, crop, round corner, rotate, flip, tint, blur; to every frame of an animation. \
             With --resize and no --thumbnail, the input is decoded no larger than the resize needs \
             (JPEG shrinks in the DCT first).
             """)
@@ -20,13 +20,16 @@ struct ConvertCommand: AsyncParsableCommand {
     @Argument(help: "The file to write.")
     var output: String
 
-    @Option(help: "Output format: png, jpeg, gif or webp.")
+    @Option(help: "Output format; without it, the output file's extension decides.")
     var format: OutputFormat?
 
-    @Option(help: "Compression quality for lossy formats, 0...1 (default 1).")
-    var quality: Double?
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Compression quality for lossy formats, 0...1 (default 1).", valueName: "0...1"))
+    var quality: CompressionQuality?
 
-    @Option(help: "Decode no larger than WxH, keeping the aspect ratio (never upscales).")
+    @Option(
+        help: ArgumentHelp("Decode no larger than WxH, keeping the aspect ratio (never upscales).", valueName: "WxH"))
     var thumbnail: PixelSize?
 
     @Flag(help: "Keep only the first frame of an animation.")
@@ -34,19 +37,12 @@ struct ConvertCommand: AsyncParsableCommand {
 
     @OptionGroup var transforms: TransformOptions
 
-    func validate() throws {
-        if let quality, !(0...1).contains(quality) {
-            throw ValidationError("--quality must be between 0 and 1, got \(quality)")
-        }
-        try transforms.validate()
-    }
-
     func run() async throws {
         let target = try outputFormat()
         let data = try await InputReader.read(input)
         var decodeOptions = ImageDecodeOptions()
         decodeOptions.firstFrameOnly = firstFrame
-        let transformer = try transforms.makeTransformer()
+        let transformer = transforms.makeTransformer()
         if let thumbnail {
             decodeOptions.thumbnailPixelSize = thumbnail
         } else if let transformer {
@@ -63,7 +59,7 @@ struct ConvertCommand: AsyncParsableCommand {
         }
 
         var encodeOptions = ImageEncodeOptions()
-        if let quality { encodeOptions.compressionQuality = quality }
+        if let quality { encodeOptions.compressionQuality = quality.value }
         encodeOptions.firstFrameOnly = firstFrame
         let encoded = try ImageCodersManager.shared.encode(image, as: target, options: encodeOptions)
         do {

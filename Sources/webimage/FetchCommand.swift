@@ -26,16 +26,18 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write each image into DIR (created if missing).", valueName: "DIR"))
     var out: String?
 
-    @Option(help: "Loads at once (default 3).")
-    var concurrency = 3
+    @Option(parsing: .unconditional, help: ArgumentHelp("Loads at once, 1 to \(Concurrency.maximum).", valueName: "N"))
+    var concurrency = Concurrency(value: 3)
 
     @Option(
         help: ArgumentHelp(
             "Comma-separated WebImageOptions names, e.g. retryFailed,refreshCached,fromCacheOnly.",
-            valueName: "LIST"))
-    var options: String?
+            valueName: "LIST"),
+        transform: { try FetchOptionNames.parse($0) })
+    var options: WebImageOptions?
 
-    @Option(help: "Decode no larger than WxH, keeping the aspect ratio (never upscales).")
+    @Option(
+        help: ArgumentHelp("Decode no larger than WxH, keeping the aspect ratio (never upscales).", valueName: "WxH"))
     var thumbnail: PixelSize?
 
     @OptionGroup var cacheOptions: CacheCommand.Options
@@ -43,30 +45,24 @@ struct FetchCommand: AsyncParsableCommand {
     @OptionGroup var transforms: TransformOptions
 
     func validate() throws {
-        guard (1...PrefetchCommand.maxConcurrency).contains(concurrency) else {
-            throw ValidationError(
-                "--concurrency needs a number from 1 to \(PrefetchCommand.maxConcurrency), got \(concurrency)")
-        }
-        if let options { _ = try FetchOptionNames.parse(options) }
         if let out, out.isEmpty || out.contains("\0") { throw ValidationError("--out needs a directory path") }
-        try transforms.validate()
     }
 
     func run() async throws {
         var requested = urls
         if let input { requested += try URLListReader.read(input) }
         guard !requested.isEmpty else { throw CommandFailure("no URLs: give them as arguments or with --input FILE") }
-        let loadOptions = try FetchOptionNames.parse(options ?? "").union(.waitStoreCache)
+        let loadOptions = (options ?? []).union(.waitStoreCache)
         let writer = try out.map { try FetchOutputWriter(directory: $0) }
         let (cache, _) = try cacheOptions.openCache(memory: true)
 
         var context = WebImageContext()
         if let thumbnail { context.imageThumbnailPixelSize = thumbnail }
-        if let transformer = try transforms.makeTransformer() { context.imageTransformer = .transformer(transformer) }
+        if let transformer = transforms.makeTransformer() { context.imageTransformer = .transformer(transformer) }
         let altered = thumbnail != nil || context.imageTransformer != nil
 
         var config = ImageDownloaderConfig.default
-        config.maxConcurrentDownloads = concurrency
+        config.maxConcurrentDownloads = concurrency.value
         let downloader = ImageDownloader(config: config)
         let manager = ImageManager(cache: cache, loader: downloader)
         let display = ProgressDisplay(total: requested.count, label: "fetch")
@@ -77,7 +73,7 @@ struct FetchCommand: AsyncParsableCommand {
         await withTaskGroup(of: Void.self) { group in
             // At most `concurrency` loads in flight: each finished one starts the next.
             for (index, text) in list.enumerated() {
-                if index >= concurrency { await group.next() }
+                if index >= concurrency.value { await group.next() }
                 group.addTask {
                     do {
                         let url = try Self.httpURL(text)
@@ -207,12 +203,13 @@ enum FetchOptionNames {
         ("matchAnimatedImageClass", .matchAnimatedImageClass), ("waitStoreCache", .waitStoreCache),
     ]
 
+    /// The options `list` names, for argument-parser to report an unknown name against the flag.
     static func parse(_ list: String) throws -> WebImageOptions {
         var options: WebImageOptions = []
         for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
             guard let option = all.first(where: { $0.0 == name })?.1 else {
                 throw ValidationError(
-                    "--options: unknown option '\(name)'; valid names: " + all.map(\.0).joined(separator: ", "))
+                    "unknown option '\(name)'; valid names: " + all.map(\.0).joined(separator: ", "))
             }
             options.insert(option)
         }

@@ -10,24 +10,19 @@ struct PrefetchCommand: AsyncParsableCommand {
         commandName: "prefetch",
         abstract: "Download images into the disk cache ahead of need.")
 
-    /// Most downloads at once that --concurrency accepts.
-    static let maxConcurrency = 64
-
     @Argument(help: "Image URLs (http or https).")
     var urls: [String] = []
 
     @Option(help: ArgumentHelp("A file of URLs, one a line; '-' reads standard input.", valueName: "FILE"))
     var input: String?
 
-    @Option(help: "Downloads at once (default 3).")
-    var concurrency = 3
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Downloads at once, 1 to \(Concurrency.maximum).", valueName: "N"))
+    var concurrency = Concurrency(value: 3)
 
     @OptionGroup var cacheOptions: CacheCommand.Options
 
     func run() async throws {
-        guard (1...Self.maxConcurrency).contains(concurrency) else {
-            throw CommandFailure("--concurrency needs a number from 1 to \(Self.maxConcurrency), got \(concurrency)")
-        }
         var requested = urls
         if let input { requested += try URLListReader.read(input) }
         guard !requested.isEmpty else { throw CommandFailure("no URLs: give them as arguments or with --input FILE") }
@@ -47,10 +42,10 @@ struct PrefetchCommand: AsyncParsableCommand {
         }
 
         var config = ImageDownloaderConfig.default
-        config.maxConcurrentDownloads = concurrency
+        config.maxConcurrentDownloads = concurrency.value
         let downloader = ImageDownloader(config: config)
         let prefetcher = ImagePrefetcher(manager: ImageManager(cache: cache, loader: downloader))
-        prefetcher.maxConcurrentPrefetchCount = concurrency
+        prefetcher.maxConcurrentPrefetchCount = concurrency.value
         let recorder = SkipRecorder()
         prefetcher.delegate = recorder
         let display = ProgressDisplay(total: requested.count, label: "prefetch")

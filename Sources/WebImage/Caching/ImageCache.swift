@@ -138,7 +138,7 @@ public final class ImageCache: ImageCaching {
         }
         guard let data, !data.isEmpty, isWanted() else { return .miss }
         do throws(WebImageError) {
-            return DiskRead(image: try shimTyped { try decoder.decode(data, options: options) }, data: data, metadata: metadata)
+            return DiskRead(image: try decoder.decode(data, options: options), data: data, metadata: metadata)
         } catch {
             if error.code == .badImageData, fromDiskCache { diskCache.removeData(forKey: key) }
             // Anything else is not corruption: this request's limits (imageTooLarge) or its coder
@@ -214,7 +214,7 @@ public final class ImageCache: ImageCaching {
     {
         let format = ImageCodersManager.defaultEncodingFormat(for: image)
         let encoder: any ImageCoding = coder ?? ImageCodersManager.shared
-        return try shimTyped { try encoder.encode(image, as: format, options: options) }
+        return try encoder.encode(image, as: format, options: options)
     }
 }
 

@@ -61,13 +61,13 @@ public enum DecodeGeometry {
 
     /// Throws ``WebImageError/imageTooLarge(width:height:limit:)`` when `width × height` exceeds
     /// the limit, and ``WebImageError/badImageData(_:)`` for a 0-pixel image.
-    public static func checkPixelLimit(width: Int, height: Int, options: ImageDecodeOptions) throws {
+    public static func checkPixelLimit(width: Int, height: Int, options: ImageDecodeOptions) throws(WebImageError) {
         guard width > 0, height > 0 else {
-            throw WebImageError.badImageData("the image claims a size of \(width)x\(height) pixels")
+            throw .badImageData("the image claims a size of \(width)x\(height) pixels")
         }
         let count = PixelSize(width: width, height: height).pixelCount
         if count > options.maxPixelCount {
-            throw WebImageError.imageTooLarge(width: width, height: height, limit: options.maxPixelCount)
+            throw .imageTooLarge(width: width, height: height, limit: options.maxPixelCount)
         }
     }
 }

@@ -44,19 +44,21 @@ public final class ImageCodersManager: ProgressiveImageCoding, AnimatedImageCodi
 
     public func canEncode(to format: ImageFormat) -> Bool { encoder(for: format) != nil }
 
-    public func imageInfo(for data: Data) throws -> ImageInfo {
+    public func imageInfo(for data: Data) throws(WebImageError) -> ImageInfo {
         try requireDecoder(for: data).imageInfo(for: data)
     }
 
-    public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
+    public func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
         try requireDecoder(for: data).decode(data, options: options)
     }
 
     /// Encodes `image`. With ``ImageFormat/undefined`` the format follows SDWebImage's rule:
     /// the image's own format if known, else GIF for animations, PNG with alpha, JPEG otherwise.
-    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
+    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError)
+        -> Data
+    {
         let target = format == .undefined ? Self.defaultEncodingFormat(for: image) : format
-        guard let coder = encoder(for: target) else { throw WebImageError.unsupportedFormat(target) }
+        guard let coder = encoder(for: target) else { throw .unsupportedFormat(target) }
         return try coder.encode(image, as: target, options: options)
     }
 
@@ -79,12 +81,12 @@ public final class ImageCodersManager: ProgressiveImageCoding, AnimatedImageCodi
         return nil
     }
 
-    public func animatedImageProvider(for data: Data, options: ImageDecodeOptions) throws
+    public func animatedImageProvider(for data: Data, options: ImageDecodeOptions) throws(WebImageError)
         -> any AnimatedImageProvider
     {
         let coder = try requireDecoder(for: data)
         guard let animated = coder as? any AnimatedImageCoding else {
-            throw WebImageError.unsupportedFormat(ImageFormat(detecting: data))
+            throw .unsupportedFormat(ImageFormat(detecting: data))
         }
         return try animated.animatedImageProvider(for: data, options: options)
     }
@@ -96,14 +98,14 @@ public final class ImageCodersManager: ProgressiveImageCoding, AnimatedImageCodi
         return image.hasAlpha ? .png : .jpeg
     }
 
-    private func requireDecoder(for data: Data) throws -> any ImageCoding {
+    private func requireDecoder(for data: Data) throws(WebImageError) -> any ImageCoding {
         if let coder = decoder(for: data) { return coder }
-        if data.isEmpty { throw WebImageError.badImageData("the data is empty") }
+        if data.isEmpty { throw .badImageData("the data is empty") }
         let format = ImageFormat(detecting: data)
         if format == .undefined {
-            throw WebImageError.badImageData("the data is not in any known image format")
+            throw .badImageData("the data is not in any known image format")
         }
-        throw WebImageError.unsupportedFormat(format)
+        throw .unsupportedFormat(format)
     }
 }
 
@@ -123,7 +125,7 @@ private final class DeferredIncrementalDecoder: IncrementalImageDecoding {
         inner?.update(data, isFinal: isFinal)
     }
 
-    func currentImage() throws -> Image? {
+    func currentImage() throws(WebImageError) -> Image? {
         try inner?.currentImage()
     }
 }

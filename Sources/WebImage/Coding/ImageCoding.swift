@@ -7,13 +7,13 @@ public protocol ImageCoding: Sendable {
     /// Whether this coder can decode `data` (usually a magic-byte check).
     func canDecode(_ data: Data) -> Bool
     /// Reads the header: size, frames, alpha and orientation, without decoding pixels.
-    func imageInfo(for data: Data) throws -> ImageInfo
+    func imageInfo(for data: Data) throws(WebImageError) -> ImageInfo
     /// Decodes `data`. Checks the pixel limit before allocating.
-    func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image
+    func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image
     /// Whether this coder can encode to `format`.
     func canEncode(to format: ImageFormat) -> Bool
     /// Encodes `image` (every frame of an animation, unless the options say first frame only).
-    func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data
+    func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError) -> Data
 }
 
 /// A coder that can show partial images while data arrives (`SDProgressiveImageCoder`).
@@ -30,12 +30,12 @@ public protocol IncrementalImageDecoding: AnyObject {
     func update(_ data: Data, isFinal: Bool)
     /// The best image the bytes so far allow, or nil while even the header is incomplete.
     /// Flagged ``Image/isIncremental`` until the final data is decoded.
-    func currentImage() throws -> Image?
+    func currentImage() throws(WebImageError) -> Image?
 }
 
 /// A coder that can open an animation for frame-by-frame decoding (`SDAnimatedImageCoder`).
 public protocol AnimatedImageCoding: ImageCoding {
     /// A provider that decodes frames of `data` on demand.
-    func animatedImageProvider(for data: Data, options: ImageDecodeOptions) throws
+    func animatedImageProvider(for data: Data, options: ImageDecodeOptions) throws(WebImageError)
         -> any AnimatedImageProvider
 }

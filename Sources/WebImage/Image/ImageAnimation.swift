@@ -25,7 +25,7 @@ public protocol AnimatedImageProvider: AnyObject, Sendable {
     /// Seconds frame `index` shows.
     func duration(at index: Int) -> Double
     /// Decodes (or returns a cached) full-canvas frame.
-    func frame(at index: Int) throws -> ImageBitmap
+    func frame(at index: Int) throws(WebImageError) -> ImageBitmap
     /// Bytes of decoded pixels the provider keeps between calls.
     var heldByteCount: Int { get }
 }
@@ -83,7 +83,7 @@ public struct ImageAnimation: Sendable {
     }
 
     /// Frame `index`, decoding it if the frames are lazy.
-    public func frame(at index: Int) throws -> ImageFrame {
+    public func frame(at index: Int) throws(WebImageError) -> ImageFrame {
         switch storage {
         case .decoded(let frames): frames[index]
         case .lazy(let provider):
@@ -92,10 +92,10 @@ public struct ImageAnimation: Sendable {
     }
 
     /// Every frame, decoding all of them if they are lazy.
-    public func allFrames() throws -> [ImageFrame] {
+    public func allFrames() throws(WebImageError) -> [ImageFrame] {
         switch storage {
         case .decoded(let frames): frames
-        case .lazy: try (0..<frameCount).map { try frame(at: $0) }
+        case .lazy: try (0..<frameCount).map { index throws(WebImageError) in try frame(at: index) }
         }
     }
 

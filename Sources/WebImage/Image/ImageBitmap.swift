@@ -33,12 +33,12 @@ public struct ImageBitmap: Sendable, Equatable {
     private var recycler: PixelRecycler?
 
     /// Wraps existing pixels; throws ``WebImageError/invalidArgument(_:)`` if the count is wrong.
-    public init(width: Int, height: Int, pixels: [UInt8]) throws {
+    public init(width: Int, height: Int, pixels: [UInt8]) throws(WebImageError) {
         guard width > 0, height > 0 else {
-            throw WebImageError.invalidArgument("bitmap size \(width)x\(height) must be positive")
+            throw .invalidArgument("bitmap size \(width)x\(height) must be positive")
         }
         guard pixels.count == width * height * 4 else {
-            throw WebImageError.invalidArgument(
+            throw .invalidArgument(
                 "bitmap \(width)x\(height) needs \(width * height * 4) bytes, got \(pixels.count)")
         }
         self.width = width
@@ -69,18 +69,18 @@ public struct ImageBitmap: Sendable, Equatable {
     /// `body` receives a buffer of unspecified contents (fresh memory, or the recycled pixels of
     /// an image no longer held) and must fill every byte.
     /// The caller checks the pixel limit before calling this.
-    public init(
+    public init<Failure: Error>(
         width: Int, height: Int,
-        initializingWith body: (UnsafeMutableBufferPointer<UInt8>) throws -> Void
-    ) rethrows {
+        initializingWith body: (UnsafeMutableBufferPointer<UInt8>) throws(Failure) -> Void
+    ) throws(Failure) {
         try self.init(width: width, height: height, pool: .shared, initializingWith: body)
     }
 
     /// As the public initializer, taking memory from and returning it to `pool`.
-    init(
+    init<Failure: Error>(
         width: Int, height: Int, pool: PixelBufferPool,
-        initializingWith body: (UnsafeMutableBufferPointer<UInt8>) throws -> Void
-    ) rethrows {
+        initializingWith body: (UnsafeMutableBufferPointer<UInt8>) throws(Failure) -> Void
+    ) throws(Failure) {
         precondition(width > 0 && height > 0, "bitmap size must be positive")
         self.width = width
         self.height = height

@@ -41,19 +41,19 @@ final class PixelBufferPool: Sendable {
 
     /// `count` bytes written by `body`: a kept array when one fits, else a new one. An array
     /// whose `body` throws goes back to the pool.
-    func pixels(count: Int, writtenBy body: (UnsafeMutableBufferPointer<UInt8>) throws -> Void) rethrows
-        -> [UInt8]
-    {
+    func pixels<Failure: Error>(
+        count: Int, writtenBy body: (UnsafeMutableBufferPointer<UInt8>) throws(Failure) -> Void
+    ) throws(Failure) -> [UInt8] {
         if var recycled = take(count: count) {
             do {
-                try recycled.withUnsafeMutableBufferPointer { try body($0) }
+                try recycled.withUnsafeMutableBufferPointer { buffer throws(Failure) in try body(buffer) }
             } catch {
                 recycle(recycled)
                 throw error
             }
             return recycled
         }
-        return try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+        return try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized throws(Failure) in
             HugePageAdvice.advise(buffer)
             try body(buffer)
             initialized = count

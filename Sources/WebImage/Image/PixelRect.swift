@@ -20,11 +20,11 @@ public struct PixelRect: Hashable, Sendable, Codable, CustomStringConvertible {
 extension ImageBitmap {
     /// The pixels inside `rect`, which must lie within the bitmap and have a positive size
     /// (else ``WebImageError/invalidArgument(_:)``).
-    public func cropped(to rect: PixelRect) throws -> ImageBitmap {
+    public func cropped(to rect: PixelRect) throws(WebImageError) -> ImageBitmap {
         guard rect.width > 0, rect.height > 0, rect.x >= 0, rect.y >= 0,
             rect.x <= width - rect.width, rect.y <= height - rect.height
         else {
-            throw WebImageError.invalidArgument("crop \(rect) does not fit inside the \(size) bitmap")
+            throw .invalidArgument("crop \(rect) does not fit inside the \(size) bitmap")
         }
         if rect.x == 0, rect.y == 0, rect.size == size { return self }
         let rowBytes = rect.width * 4

@@ -29,14 +29,7 @@ public enum ImageLoaderDecoding {
         _ data: Data, url: URL, decodeOptions: ImageDecodeOptions, coder: any ImageCoding
     ) throws(WebImageError) -> Image {
         guard !data.isEmpty else { throw .badImageData("\(url.absoluteString): the response body is empty") }
-        let image: Image
-        do {
-            image = try coder.decode(data, options: decodeOptions)
-        } catch let error as WebImageError {
-            throw error
-        } catch {
-            throw .badImageData("\(url.absoluteString): \(error)")
-        }
+        let image = try coder.decode(data, options: decodeOptions)
         guard image.width > 0, image.height > 0 else {
             throw .badImageData("\(url.absoluteString): the image has no pixels")
         }

@@ -314,7 +314,7 @@ extension ImageManager {
     static func transform(_ image: Image, with transformer: any ImageTransforming, key: String, animated: Bool)
         throws(WebImageError) -> Image
     {
-        var result = try shimTyped { try transformer.transformedImage(image, forKey: key, animated: animated) }
+        var result = try transformer.transformedImage(image, forKey: key, animated: animated)
         // The source's format no longer describes the pixels unless the transformer says so.
         if !transformer.preservesImageMetadata { result.format = .undefined }
         result.isTransformed = true

@@ -109,9 +109,9 @@ extension ImageBitmap {
     /// same either way.
     public func resampled(
         to size: PixelSize, filter: ResamplingFilter = .lanczos3, usesMultipleCores: Bool = true
-    ) throws -> ImageBitmap {
+    ) throws(WebImageError) -> ImageBitmap {
         guard size.isPositive else {
-            throw WebImageError.invalidArgument("resample target \(size) must be positive")
+            throw .invalidArgument("resample target \(size) must be positive")
         }
         if size == self.size { return self }
         let horizontal = ResamplingContributions(inputCount: width, outputCount: size.width, filter: filter)

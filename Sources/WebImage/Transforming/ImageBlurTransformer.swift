@@ -31,9 +31,9 @@ public struct ImageBlurTransformer: ImageTransforming {
         String(format: "SDImageBlurTransformer(%f)", radius)
     }
 
-    public func transformedImage(_ image: Image, forKey key: String) throws -> Image {
+    public func transformedImage(_ image: Image, forKey key: String) throws(WebImageError) -> Image {
         guard radius.isFinite, radius >= 0 else {
-            throw WebImageError.invalidArgument("blur radius \(radius) must be a finite number of at least 0")
+            throw .invalidArgument("blur radius \(radius) must be a finite number of at least 0")
         }
         var result = image
         result.animation = nil

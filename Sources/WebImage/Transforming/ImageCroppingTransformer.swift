@@ -31,13 +31,13 @@ public struct ImageCroppingTransformer: ImageTransforming {
     }
 
     /// The whole-pixel rectangle this crop takes from an image of `imageSize` pixels.
-    public func pixelRect(in imageSize: PixelSize) throws -> PixelRect {
+    public func pixelRect(in imageSize: PixelSize) throws(WebImageError) -> PixelRect {
         guard [x, y, width, height].allSatisfy(\.isFinite) else {
-            throw WebImageError.invalidArgument(
+            throw .invalidArgument(
                 "crop rectangle \(x),\(y),\(width),\(height) must be finite")
         }
         guard width > 0, height > 0 else {
-            throw WebImageError.invalidArgument("crop size \(width)x\(height) must be positive")
+            throw .invalidArgument("crop size \(width)x\(height) must be positive")
         }
         // Clamp in Double first so that no conversion to Int can overflow.
         func clamped(_ value: Double, _ limit: Int) -> Int { Int(min(max(value, 0), Double(limit))) }
@@ -46,13 +46,13 @@ public struct ImageCroppingTransformer: ImageTransforming {
         let right = clamped((x + width).rounded(.up), imageSize.width)
         let bottom = clamped((y + height).rounded(.up), imageSize.height)
         guard right > left, bottom > top else {
-            throw WebImageError.invalidArgument(
+            throw .invalidArgument(
                 "crop rectangle \(x),\(y),\(width),\(height) lies outside the \(imageSize) image")
         }
         return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
     }
 
-    public func transformedImage(_ image: Image, forKey key: String) throws -> Image {
+    public func transformedImage(_ image: Image, forKey key: String) throws(WebImageError) -> Image {
         let source = TransformSupport.uprightBitmap(of: image)
         let cropped = try source.cropped(to: pixelRect(in: source.size))
         return TransformSupport.result(cropped, from: image, hasAlpha: image.hasAlpha)

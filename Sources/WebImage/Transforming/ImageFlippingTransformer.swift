@@ -15,7 +15,7 @@ public struct ImageFlippingTransformer: ImageTransforming {
         "SDImageFlippingTransformer(\(TransformerKeyFormat.flag(horizontal)),\(TransformerKeyFormat.flag(vertical)))"
     }
 
-    public func transformedImage(_ image: Image, forKey key: String) throws -> Image {
+    public func transformedImage(_ image: Image, forKey key: String) throws(WebImageError) -> Image {
         let source = TransformSupport.uprightBitmap(of: image)
         // Mirroring is an EXIF orientation of its own; reuse that exact permutation.
         let orientation: ImageOrientation =

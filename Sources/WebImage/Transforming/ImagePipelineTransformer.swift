@@ -23,7 +23,7 @@ public struct ImagePipelineTransformer: ImageTransforming {
         transformers.first?.decodePixelSize(forSourceSize: sourceSize)
     }
 
-    public func transformedImage(_ image: Image, forKey key: String) throws -> Image {
+    public func transformedImage(_ image: Image, forKey key: String) throws(WebImageError) -> Image {
         var current = image
         for transformer in transformers {
             var next = try transformer.transformedImage(current, forKey: key)

@@ -43,12 +43,12 @@ public struct ImageResizingTransformer: ImageTransforming {
     /// The size of the result for a source of `sourceSize` pixels (as shown). Throws
     /// ``WebImageError/invalidArgument(_:)`` for a non-positive target size and
     /// ``WebImageError/imageTooLarge(width:height:limit:)`` above the pixel limit.
-    public func outputSize(forSourceSize sourceSize: PixelSize) throws -> PixelSize {
+    public func outputSize(forSourceSize sourceSize: PixelSize) throws(WebImageError) -> PixelSize {
         guard size.isPositive else {
-            throw WebImageError.invalidArgument("resize size \(size) must be positive")
+            throw .invalidArgument("resize size \(size) must be positive")
         }
         guard sourceSize.isPositive else {
-            throw WebImageError.invalidArgument("cannot resize a \(sourceSize) image")
+            throw .invalidArgument("cannot resize a \(sourceSize) image")
         }
         let result: PixelSize
         switch scaleMode {
@@ -60,7 +60,7 @@ public struct ImageResizingTransformer: ImageTransforming {
                 Double(size.width) / Double(sourceSize.width), Double(size.height) / Double(sourceSize.height))
             let area = max(Double(sourceSize.width) * scale, 1) * max(Double(sourceSize.height) * scale, 1)
             guard area <= Double(TransformSupport.maxPixelCount) else {
-                throw WebImageError.imageTooLarge(
+                throw .imageTooLarge(
                     width: size.width, height: size.height, limit: TransformSupport.maxPixelCount)
             }
             result = DecodeGeometry.scaledSize(
@@ -86,7 +86,7 @@ public struct ImageResizingTransformer: ImageTransforming {
         return result == sourceSize ? nil : result
     }
 
-    public func transformedImage(_ image: Image, forKey key: String) throws -> Image {
+    public func transformedImage(_ image: Image, forKey key: String) throws(WebImageError) -> Image {
         let source = TransformSupport.uprightBitmap(of: image)
         let target = try outputSize(forSourceSize: source.size)
         let resized: ImageBitmap
@@ -119,10 +119,10 @@ public struct ImageResizingTransformer: ImageTransforming {
 
     /// The resampler holds a float buffer of `target.width × source.height` pixels between its
     /// two passes; refuse sizes where that alone would exceed the pixel limit.
-    private static func checkIntermediate(_ target: PixelSize, _ source: ImageBitmap) throws {
+    private static func checkIntermediate(_ target: PixelSize, _ source: ImageBitmap) throws(WebImageError) {
         let intermediate = PixelSize(width: target.width, height: source.height)
         if intermediate.pixelCount > TransformSupport.maxPixelCount {
-            throw WebImageError.imageTooLarge(
+            throw .imageTooLarge(
                 width: target.width, height: target.height, limit: TransformSupport.maxPixelCount)
         }
     }

@@ -26,9 +26,9 @@ public struct ImageRotationTransformer: ImageTransforming {
         "SDImageRotationTransformer(\(TransformerKeyFormat.number(angle)),\(TransformerKeyFormat.flag(fitSize)))"
     }
 
-    public func transformedImage(_ image: Image, forKey key: String) throws -> Image {
+    public func transformedImage(_ image: Image, forKey key: String) throws(WebImageError) -> Image {
         guard angle.isFinite else {
-            throw WebImageError.invalidArgument("rotation angle must be finite, got \(angle)")
+            throw .invalidArgument("rotation angle must be finite, got \(angle)")
         }
         let source = TransformSupport.uprightBitmap(of: image)
         let quarterTurns = angle / (Double.pi / 2)
@@ -41,7 +41,9 @@ public struct ImageRotationTransformer: ImageTransforming {
         return try rotatedResampling(source, image)
     }
 
-    private func rotatedByQuarterTurns(_ turns: Int, _ source: ImageBitmap, _ image: Image) throws -> Image {
+    private func rotatedByQuarterTurns(_ turns: Int, _ source: ImageBitmap, _ image: Image) throws(WebImageError)
+        -> Image
+    {
         // Showing pixels stored in EXIF orientation `.left` upright turns them a quarter
         // counter-clockwise, `.right` a quarter clockwise; reuse those exact permutations.
         let orientation: ImageOrientation =
@@ -59,7 +61,7 @@ public struct ImageRotationTransformer: ImageTransforming {
         return TransformSupport.result(canvas, from: image, hasAlpha: true)
     }
 
-    private func rotatedResampling(_ source: ImageBitmap, _ image: Image) throws -> Image {
+    private func rotatedResampling(_ source: ImageBitmap, _ image: Image) throws(WebImageError) -> Image {
         let cosine = cos(angle)
         let sine = sin(angle)
         let sourceWidth = Double(source.width)
@@ -129,7 +131,7 @@ struct BilinearSampler {
 extension ImageBitmap {
     /// This bitmap centred on a transparent canvas of `size` (clipped where it overhangs); the
     /// offset is rounded down so that pixels are copied whole.
-    func placedCentred(on size: PixelSize) throws -> ImageBitmap {
+    func placedCentred(on size: PixelSize) throws(WebImageError) -> ImageBitmap {
         try TransformSupport.checkResultSize(size, "canvas")
         var canvas = ImageBitmap(width: size.width, height: size.height, fill: .clear)
         // Shifting floors, so odd differences put the image half a pixel up and left, both axes alike.

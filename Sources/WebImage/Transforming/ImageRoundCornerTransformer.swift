@@ -42,12 +42,12 @@ public struct ImageRoundCornerTransformer: ImageTransforming {
             + "\(TransformerKeyFormat.number(borderWidth)),\(TransformerKeyFormat.color(borderColor)))"
     }
 
-    public func transformedImage(_ image: Image, forKey key: String) throws -> Image {
+    public func transformedImage(_ image: Image, forKey key: String) throws(WebImageError) -> Image {
         guard radius.isFinite, radius > 0 else {
-            throw WebImageError.invalidArgument("corner radius must be positive and finite, got \(radius)")
+            throw .invalidArgument("corner radius must be positive and finite, got \(radius)")
         }
         guard borderWidth.isFinite, borderWidth >= 0 else {
-            throw WebImageError.invalidArgument("border width must be finite and not negative, got \(borderWidth)")
+            throw .invalidArgument("border width must be finite and not negative, got \(borderWidth)")
         }
         var bitmap = TransformSupport.uprightBitmap(of: image)
         let shape = RoundedRectShape(

@@ -20,7 +20,7 @@ public struct ImageTintTransformer: ImageTransforming {
         "SDImageTintTransformer(\(TransformerKeyFormat.color(color)),\(blendMode.rawValue))"
     }
 
-    public func transformedImage(_ image: Image, forKey key: String) throws -> Image {
+    public func transformedImage(_ image: Image, forKey key: String) throws(WebImageError) -> Image {
         var bitmap = TransformSupport.uprightBitmap(of: image)
         let source = PremultipliedColor(color)
         let mode = blendMode

@@ -12,7 +12,7 @@ extension ImageTransforming {
     public func transformedImage(
         _ image: Image, forKey key: String, animated: Bool,
         maxAnimationByteCount: Int = ImageDecodeOptions.defaultMaxAnimationByteCount
-    ) throws -> Image {
+    ) throws(WebImageError) -> Image {
         guard animated, let animation = image.animation, animation.frameCount > 1 else {
             var still = try transformedImage(image, forKey: key)
             still.animation = nil
@@ -31,14 +31,14 @@ extension ImageTransforming {
             still.animation = nil
             let result = try transformedImage(still, forKey: key)
             if let first, result.bitmap.size != first.bitmap.size {
-                throw WebImageError.invalidArgument(
+                throw .invalidArgument(
                     "frame \(index) transformed to \(result.bitmap.size), frame 0 to \(first.bitmap.size)")
             }
             heldBytes += result.bitmap.byteCount
             // Projected from the first frame, so an oversized animation fails before more work.
             let projected = max(heldBytes, result.bitmap.byteCount * frameCount)
             if projected > maxAnimationByteCount {
-                throw WebImageError.imageTooLarge(
+                throw .imageTooLarge(
                     width: result.width, height: result.height,
                     limit: max(0, maxAnimationByteCount) / 4 / frameCount)
             }

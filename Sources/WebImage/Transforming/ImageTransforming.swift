@@ -19,7 +19,7 @@ public protocol ImageTransforming: Sendable {
     /// and return an upright image marked ``Image/isTransformed``. Bad parameters throw
     /// ``WebImageError/invalidArgument(_:)`` and results above the pixel limit
     /// ``WebImageError/imageTooLarge(width:height:limit:)``; never traps.
-    func transformedImage(_ image: Image, forKey key: String) throws -> Image
+    func transformedImage(_ image: Image, forKey key: String) throws(WebImageError) -> Image
     /// The smallest size a source of `sourceSize` pixels may be decoded at (aspect ratio kept)
     /// without changing this transformer's result, so a decoder can shrink first (JPEG DCT
     /// scaling) and the transformer resamples less. Nil (the default) means full size.

@@ -10,23 +10,23 @@ enum TransformSupport {
 
     /// Throws ``WebImageError/imageTooLarge(width:height:limit:)`` unless `size` is positive and
     /// within ``maxPixelCount``; call before allocating a result.
-    static func checkResultSize(_ size: PixelSize, _ what: String) throws {
+    static func checkResultSize(_ size: PixelSize, _ what: String) throws(WebImageError) {
         guard size.isPositive else {
-            throw WebImageError.invalidArgument("\(what): the result would be \(size) pixels")
+            throw .invalidArgument("\(what): the result would be \(size) pixels")
         }
         if size.pixelCount > maxPixelCount {
-            throw WebImageError.imageTooLarge(width: size.width, height: size.height, limit: maxPixelCount)
+            throw .imageTooLarge(width: size.width, height: size.height, limit: maxPixelCount)
         }
     }
 
     /// A whole-pixel length from a computed `Double`, refusing NaN, infinities and values that do
     /// not fit the pixel limit (so the conversion to `Int` can never trap).
-    static func pixelLength(_ value: Double, _ what: String) throws -> Int {
+    static func pixelLength(_ value: Double, _ what: String) throws(WebImageError) -> Int {
         guard value.isFinite else {
-            throw WebImageError.invalidArgument("\(what) must be finite, got \(value)")
+            throw .invalidArgument("\(what) must be finite, got \(value)")
         }
         guard value <= Double(maxPixelCount) else {
-            throw WebImageError.imageTooLarge(
+            throw .imageTooLarge(
                 width: value > Double(Int.max / 2) ? Int.max : Int(value), height: 1, limit: maxPixelCount)
         }
         return Int(value)

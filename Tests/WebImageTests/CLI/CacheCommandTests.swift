@@ -72,6 +72,17 @@ struct CacheCommandTests {
         #expect(fields["count"] as? Int == 0)
     }
 
+    @Test("trim --max-age takes a negative value, which never expires an entry")
+    func trimNegativeAge() async throws {
+        let (directory, _) = try await filledDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try await CommandRunner.runOffPool([
+            "cache", "trim", "--cache-dir", directory.path, "--max-age", "-1", "--json",
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try json(result.standardOutput)["removedCount"] as? Int == 0)
+    }
+
     @Test("a --cache-dir that is a file, or bad numbers, fail with one error line")
     func errors() async throws {
         let directory = try CommandRunner.temporaryDirectory()

@@ -79,6 +79,15 @@ struct ConvertTransformCommandTests {
         #expect(tilted.bitmap.size == PixelSize(width: 993, height: 920))
     }
 
+    @Test("--rotate takes a negative number of degrees as its value and turns counter-clockwise")
+    func rotateNegative() async throws {
+        let original = try source(Self.rgba)
+        let written = try await convert(Self.rgba, ["--rotate", "-90"])
+        #expect(written.bitmap.size == PixelSize(width: 7, height: 11))
+        // Counter-clockwise: the top-right pixel comes to the top left.
+        for y in 0..<11 { for x in 0..<7 { #expect(written.bitmap[x, y] == original[10 - y, x]) } }
+    }
+
     @Test("--flip mirrors exactly", arguments: ["horizontal", "vertical", "both"])
     func flip(direction: String) async throws {
         let original = try source(Self.rgba)

@@ -99,13 +99,15 @@ final class CountingCoder: ImageCoding {
     var lastEncodedFormat: ImageFormat { counts.withLock { $0.lastFormat } }
 
     func canDecode(_ data: Data) -> Bool { ImageCodersManager.shared.canDecode(data) }
-    func imageInfo(for data: Data) throws -> ImageInfo { try ImageCodersManager.shared.imageInfo(for: data) }
-    func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
+    func imageInfo(for data: Data) throws(WebImageError) -> ImageInfo {
+        try ImageCodersManager.shared.imageInfo(for: data)
+    }
+    func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
         counts.withLock { $0.decodes += 1 }
         return try ImageCodersManager.shared.decode(data, options: options)
     }
     func canEncode(to format: ImageFormat) -> Bool { ImageCodersManager.shared.canEncode(to: format) }
-    func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
+    func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError) -> Data {
         counts.withLock {
             $0.encodes += 1
             $0.lastFormat = format

@@ -8,14 +8,14 @@ struct MarkerCoder: ImageCoding {
     let marker: UInt8
 
     func canDecode(_ data: Data) -> Bool { data.first == marker }
-    func imageInfo(for data: Data) throws -> ImageInfo {
+    func imageInfo(for data: Data) throws(WebImageError) -> ImageInfo {
         ImageInfo(format: .undefined, width: 1, height: 1, hasAlpha: false)
     }
-    func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
+    func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
         Image(bitmap: ImageBitmap(width: 1, height: 1, fill: RGBA8(r: marker, g: 0, b: 0)), hasAlpha: false)
     }
     func canEncode(to format: ImageFormat) -> Bool { format == .bmp }
-    func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
+    func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError) -> Data {
         Data([marker])
     }
 }

@@ -50,12 +50,12 @@ private struct RawRGBACoder: ImageCoding {
 
     func canDecode(_ data: Data) -> Bool { data.starts(with: Self.magic) }
 
-    func imageInfo(for data: Data) throws -> ImageInfo {
+    func imageInfo(for data: Data) throws(WebImageError) -> ImageInfo {
         let (width, height) = try header(of: data)
         return ImageInfo(format: .raw, width: width, height: height, hasAlpha: true)
     }
 
-    func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
+    func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
         let (width, height) = try header(of: data)
         try DecodeGeometry.checkPixelLimit(width: width, height: height, options: options)
         guard data.count == 8 + width * height * 4 else { throw WebImageError.badImageData("truncated WIRA data") }
@@ -65,7 +65,7 @@ private struct RawRGBACoder: ImageCoding {
 
     func canEncode(to format: ImageFormat) -> Bool { format == .raw }
 
-    func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
+    func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError) -> Data {
         guard image.width <= 0xFFFF, image.height <= 0xFFFF else {
             throw WebImageError.invalidArgument("WIRA holds at most 65535×65535 pixels")
         }
@@ -75,7 +75,7 @@ private struct RawRGBACoder: ImageCoding {
         return data
     }
 
-    private func header(of data: Data) throws -> (width: Int, height: Int) {
+    private func header(of data: Data) throws(WebImageError) -> (width: Int, height: Int) {
         guard data.count >= 8, canDecode(data) else { throw WebImageError.badImageData("not WIRA data") }
         let bytes = [UInt8](data.prefix(8))
         return (Int(bytes[4]) << 8 | Int(bytes[5]), Int(bytes[6]) << 8 | Int(bytes[7]))

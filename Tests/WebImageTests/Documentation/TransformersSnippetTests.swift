@@ -43,7 +43,7 @@ struct TransformersSnippetTests {
 struct GrayscaleTransformer: ImageTransforming {
     var transformerKey: String { "GrayscaleTransformer" }
 
-    func transformedImage(_ image: Image, forKey key: String) throws -> Image {
+    func transformedImage(_ image: Image, forKey key: String) throws(WebImageError) -> Image {
         var output = image
         output.isTransformed = true
         output.bitmap.pixels.withUnsafeMutableBufferPointer { pixels in

@@ -25,15 +25,12 @@ struct GIFMutationTests {
                     let lazy = try GIFCoder().decode(data, options: lazyOptions)
                     #expect(try lazy.animation?.allFrames() == (try image.animation?.allFrames()))
                 } catch {
-                    #expect(error is WebImageError)
+                    // A WebImageError (the only error decode's typed throws allow): damaged data may fail.
                 }
                 let incremental = GIFCoder().makeIncrementalDecoder(options: options)
                 incremental.update(data.prefix(Int.random(in: 0...data.count, using: &random)), isFinal: false)
-                do {
-                    _ = try incremental.currentImage()
-                } catch {
-                    #expect(error is WebImageError)
-                }
+                // Fails with a WebImageError, if at all: currentImage's typed throws allow no other.
+                _ = try? incremental.currentImage()
             }
         }
     }

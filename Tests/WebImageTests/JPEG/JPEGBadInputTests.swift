@@ -82,8 +82,8 @@ struct JPEGBadInputTests {
         var pixels = [UInt8](repeating: 0, count: size.pixelCount * 4)
         let error = webImageError {
             try data.withUnsafeBytes { bytes in
-                try JPEGShim.withDecoder(bytes) { decoder in
-                    try pixels.withUnsafeMutableBufferPointer { buffer in
+                try JPEGShim.withDecoder(bytes) { decoder throws(WebImageError) in
+                    try pixels.withUnsafeMutableBufferPointer { buffer throws(WebImageError) in
                         _ = try decoder.decode(
                             scaleNumerator: 8, strict: true, maxMemory: 50_000, into: buffer, size: size)
                     }

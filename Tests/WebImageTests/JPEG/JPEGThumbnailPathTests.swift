@@ -37,7 +37,9 @@ struct JPEGThumbnailPathTests {
         #expect(isClose(image.bitmap[350, 150], RGBA8(r: 20, g: 40, b: 230)))
         // The DCT scale did the bulk of the work: libjpeg decoded 1/8 size (500×375).
         let plan = try data.withUnsafeBytes { bytes in
-            try JPEGShim.withDecoder(bytes) { try JPEGCoder.plan(for: $0.header, orientation: .up, options: options) }
+            try JPEGShim.withDecoder(bytes) { decoder throws(WebImageError) in
+                try JPEGCoder.plan(for: decoder.header, orientation: .up, options: options)
+            }
         }
         #expect(plan.scaleNumerator == 1 && plan.decodedSize == PixelSize(width: 500, height: 375))
     }

@@ -7,7 +7,7 @@ import Testing
 /// Transformers, thumbnails, originals, refreshes, progressive results and cancellation.
 @Suite struct ImageManagerTransformAndRefreshTests {
     typealias F = ManagerFixtures
-    static let halve = ImageClosureTransformer(key: "Halve") { image in
+    static let halve = ImageClosureTransformer(key: "Halve") { image throws(WebImageError) in
         Image(bitmap: try image.bitmap.resampled(to: PixelSize(width: image.width / 2, height: image.height / 2)))
     }
 

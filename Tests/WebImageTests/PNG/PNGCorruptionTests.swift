@@ -18,7 +18,7 @@ struct PNGCorruptionTests {
                 let image = try PNGCoder().decode(data, options: ImageDecodeOptions())
                 // Only ancillary chunks (whose bad CRC makes libpng drop them) can be hit and survive.
                 #expect(image.orientedSize.pixelCount == size.width * size.height, "byte \(index)")
-            } catch let error as WebImageError {
+            } catch {
                 guard error.code == .badImageData else {
                     Issue.record("byte \(index): unexpected \(error)")
                     continue

@@ -58,7 +58,7 @@ struct PipelineAndClosureTransformerTests {
         #expect(seen.bitmap == stored.applyingOrientation(.right))
         #expect(seen.isTransformed && seen.format == .jpeg)
         #expect(throws: WebImageError.invalidArgument("no")) {
-            try ImageClosureTransformer(key: "fails") { _ in throw WebImageError.invalidArgument("no") }
+            try ImageClosureTransformer(key: "fails") { _ throws(WebImageError) in throw .invalidArgument("no") }
                 .transformedImage(image, forKey: "k")
         }
     }

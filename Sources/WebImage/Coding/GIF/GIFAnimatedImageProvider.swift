@@ -21,11 +21,11 @@ public final class GIFAnimatedImageProvider: AnimatedImageProvider {
 
     /// Parses `data` and checks the canvas against ``ImageDecodeOptions/maxPixelCount``.
     /// A thumbnail size or byte limit in `options` resamples every frame.
-    public convenience init(data: Data, options: ImageDecodeOptions) throws {
+    public convenience init(data: Data, options: ImageDecodeOptions) throws(WebImageError) {
         try self.init(data: data, container: try GIFContainer.parse(data), options: options)
     }
 
-    init(data: Data, container: GIFContainer, options: ImageDecodeOptions) throws {
+    init(data: Data, container: GIFContainer, options: ImageDecodeOptions) throws(WebImageError) {
         try DecodeGeometry.checkPixelLimit(width: container.width, height: container.height, options: options)
         animatedImageData = data
         self.container = container
@@ -49,13 +49,13 @@ public final class GIFAnimatedImageProvider: AnimatedImageProvider {
 
     /// Frame `index` composited on the full canvas. Throws ``WebImageError/invalidArgument(_:)``
     /// for an index out of range.
-    public func frame(at index: Int) throws -> ImageBitmap {
+    public func frame(at index: Int) throws(WebImageError) -> ImageBitmap {
         guard container.frames.indices.contains(index) else {
-            throw WebImageError.invalidArgument("frame index \(index) is outside 0..<\(frameCount)")
+            throw .invalidArgument("frame index \(index) is outside 0..<\(frameCount)")
         }
         let data = animatedImageData
         let outputSize = outputSize
-        return try state.withLock { state in
+        return try state.withLock { state throws(WebImageError) in
             if let last = state.last, last.index == index { return last.bitmap }
             if state.compositor.renderedIndex >= index { state.compositor.reset() }
             state.last = nil

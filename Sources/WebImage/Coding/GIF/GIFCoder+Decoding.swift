@@ -8,11 +8,11 @@ extension GIFCoder {
     /// ``ImageDecodeOptions/maxAnimationByteCount`` and ``ImageDecodeOptions/lazyAnimatedFrames``
     /// is off; otherwise the animation is backed by a ``GIFAnimatedImageProvider``. With a
     /// thumbnail size or byte limit every frame is resampled and the image is a thumbnail.
-    public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
+    public func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
         try decode(GIFContainer.parse(data), data: data, options: options)
     }
 
-    func decode(_ container: GIFContainer, data: Data, options: ImageDecodeOptions) throws -> Image {
+    func decode(_ container: GIFContainer, data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
         try DecodeGeometry.checkPixelLimit(width: container.width, height: container.height, options: options)
         let canvasSize = PixelSize(width: container.width, height: container.height)
         let frameCount = options.firstFrameOnly ? 1 : container.frames.count
@@ -51,7 +51,7 @@ extension GIFCoder {
     }
 
     /// The canvas at the output size.
-    static func output(_ canvas: ImageBitmap, size: PixelSize?) throws -> ImageBitmap {
+    static func output(_ canvas: ImageBitmap, size: PixelSize?) throws(WebImageError) -> ImageBitmap {
         guard let size else { return canvas }
         return try canvas.resampled(to: size)
     }

@@ -27,8 +27,10 @@ extension GIFCoder {
     /// rounded to centiseconds. The NETSCAPE2.0 loop extension is written unless the loop count is 1, so
     /// decoding gives the same loop count back (a missing extension means 1).
     /// ``ImageEncodeOptions/maxPixelSize`` scales frames down first.
-    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
-        guard format == .gif || format == .undefined else { throw WebImageError.unsupportedFormat(format) }
+    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError)
+        -> Data
+    {
+        guard format == .gif || format == .undefined else { throw .unsupportedFormat(format) }
         let animation = options.firstFrameOnly ? nil : image.animation.flatMap { $0.frameCount > 1 ? $0 : nil }
         let frameCount = animation?.frameCount ?? 1
         let source = image.bitmap.size
@@ -38,17 +40,17 @@ extension GIFCoder {
                 source, fitting: options.maxPixelSize, preserveAspectRatio: true, shouldScaleUp: false)
         }
         guard size.width <= 0xFFFF, size.height <= 0xFFFF else {
-            throw WebImageError.invalidArgument("GIF sides are at most 65535 pixels, got \(size)")
+            throw .invalidArgument("GIF sides are at most 65535 pixels, got \(size)")
         }
 
         let sink = GIFOutputSink()
         var status: Int32 = 0
         guard let gif = EGifOpen(Unmanaged.passUnretained(sink).toOpaque(), writeToSink, &status) else {
-            throw WebImageError.encodingFailed("giflib: \(Self.giflibMessage(status))")
+            throw .encodingFailed("giflib: \(Self.giflibMessage(status))")
         }
         var writer = GIFWriter(gif: gif)
         let canvas = GIFRect(x: 0, y: 0, width: size.width, height: size.height)
-        do {
+        do throws(WebImageError) {
             // A frame is written once the next one is known: its disposal depends on it.
             var pending: GIFPendingFrame?
             var previous: ImageBitmap?
@@ -119,14 +121,14 @@ private struct GIFWriter {
         self.gif = gif
     }
 
-    private func check(_ result: Int32, _ step: String) throws {
+    private func check(_ result: Int32, _ step: String) throws(WebImageError) {
         guard result == GIF_OK else {
-            throw WebImageError.encodingFailed("giflib \(step): \(GIFCoder.giflibMessage(gif.pointee.Error))")
+            throw .encodingFailed("giflib \(step): \(GIFCoder.giflibMessage(gif.pointee.Error))")
         }
     }
 
     /// A colour map padded to a power of two (giflib's requirement); the caller frees it.
-    private func colorMap(_ frame: GIFQuantizedFrame) throws -> UnsafeMutablePointer<ColorMapObject> {
+    private func colorMap(_ frame: GIFQuantizedFrame) throws(WebImageError) -> UnsafeMutablePointer<ColorMapObject> {
         var size = 2
         while size < frame.paletteCount { size *= 2 }
         var colors = [GifColorType](repeating: GifColorType(Red: 0, Green: 0, Blue: 0), count: size)
@@ -134,12 +136,12 @@ private struct GIFWriter {
             colors[i] = GifColorType(Red: color.r, Green: color.g, Blue: color.b)
         }
         guard let map = GifMakeMapObject(Int32(size), colors) else {
-            throw WebImageError.encodingFailed("giflib could not allocate a colour map")
+            throw .encodingFailed("giflib could not allocate a colour map")
         }
         return map
     }
 
-    func start(size: PixelSize, palette: GIFQuantizedFrame, loopCount: Int?) throws {
+    func start(size: PixelSize, palette: GIFQuantizedFrame, loopCount: Int?) throws(WebImageError) {
         EGifSetGifVersion(gif, true)
         let map = try colorMap(palette)
         defer { GifFreeMapObject(map) }
@@ -156,7 +158,7 @@ private struct GIFWriter {
     }
 
     /// Writes a frame; `disposal` nil means a still image (a control block only for transparency).
-    func add(_ pending: GIFPendingFrame, disposal: Int?) throws {
+    func add(_ pending: GIFPendingFrame, disposal: Int?) throws(WebImageError) {
         let frame = pending.quantized
         let (x, y) = (Int32(pending.rect.x), Int32(pending.rect.y))
         let (width, height) = (Int32(pending.rect.width), Int32(pending.rect.height))
@@ -177,7 +179,7 @@ private struct GIFWriter {
             try check(EGifPutImageDesc(gif, x, y, width, height, false, map), "image descriptor")
         }
         // Row by row: giflib takes an Int32 length, and width × height may not fit one.
-        try frame.indices.withUnsafeBufferPointer { indices in
+        try frame.indices.withUnsafeBufferPointer { indices throws(WebImageError) in
             let rowLength = Int(width)
             for row in 0..<Int(height) {
                 let line = UnsafeMutablePointer(mutating: indices.baseAddress! + row * rowLength)

@@ -22,7 +22,7 @@ final class GIFIncrementalDecoder: IncrementalImageDecoding {
     /// The byte count and finality the last result was decoded from, and that result: a caller
     /// that asks again without new bytes gets it back instead of a second parse and decode.
     private var lastAttempt: (count: Int, isFinal: Bool)?
-    private var lastResult: Result<Image?, any Error> = .success(nil)
+    private var lastResult: Result<Image?, WebImageError> = .success(nil)
 
     init(options: ImageDecodeOptions) {
         self.options = options
@@ -33,16 +33,16 @@ final class GIFIncrementalDecoder: IncrementalImageDecoding {
         self.isFinal = isFinal
     }
 
-    func currentImage() throws -> Image? {
+    func currentImage() throws(WebImageError) -> Image? {
         if let lastAttempt, lastAttempt.count == data.count, lastAttempt.isFinal == isFinal {
             return try lastResult.get()
         }
         lastAttempt = (data.count, isFinal)
-        lastResult = Result { try decodeCurrent() }
+        lastResult = Result { () throws(WebImageError) in try decodeCurrent() }
         return try lastResult.get()
     }
 
-    private func decodeCurrent() throws -> Image? {
+    private func decodeCurrent() throws(WebImageError) -> Image? {
         if isFinal { return try GIFCoder().decode(data, options: options) }
         guard let container = try GIFContainer.parsePartial(data) else { return nil }
         var firstFrame = options

@@ -27,10 +27,10 @@ public struct GIFCoder: ImageCoding, AnimatedImageCoding {
     }
 
     /// Canvas size, frame count and loop count from the block structure (no LZW decoding).
-    public func imageInfo(for data: Data) throws -> ImageInfo {
+    public func imageInfo(for data: Data) throws(WebImageError) -> ImageInfo {
         let container = try GIFContainer.parse(data)
         guard container.width > 0, container.height > 0 else {
-            throw WebImageError.badImageData(
+            throw .badImageData(
                 "the image claims a size of \(container.width)x\(container.height) pixels")
         }
         return ImageInfo(
@@ -46,7 +46,7 @@ public struct GIFCoder: ImageCoding, AnimatedImageCoding {
 
     /// A provider that composites frames on demand, keeping only the last canvas.
     /// ``ImageDecodeOptions/firstFrameOnly`` does not apply: the provider serves every frame.
-    public func animatedImageProvider(for data: Data, options: ImageDecodeOptions) throws
+    public func animatedImageProvider(for data: Data, options: ImageDecodeOptions) throws(WebImageError)
         -> any AnimatedImageProvider
     {
         try GIFAnimatedImageProvider(data: data, options: options)

@@ -42,7 +42,7 @@ struct GIFCompositor {
     }
 
     /// Renders frame `renderedIndex + 1` from `data`, applying the previous frame's disposal.
-    mutating func renderNext(from data: Data) throws {
+    mutating func renderNext(from data: Data) throws(WebImageError) {
         let index = renderedIndex + 1
         precondition(index < container.frames.count, "no frame left to render")
         if index > 0 { dispose(container.frames[index - 1]) }
@@ -50,7 +50,7 @@ struct GIFCompositor {
         let clip = clippedRect(frame)
         if frame.disposal == 3 { save(clip) }
         if clip.width > 0 && clip.height > 0 {
-            try data.withUnsafeBytes { try draw(frame, clip: clip, bytes: $0) }
+            try data.withUnsafeBytesTyped { bytes throws(WebImageError) in try draw(frame, clip: clip, bytes: bytes) }
         }
         renderedIndex = index
     }
@@ -114,13 +114,13 @@ struct GIFCompositor {
 
     private mutating func draw(
         _ frame: GIFFrameInfo, clip: (x: Int, y: Int, width: Int, height: Int), bytes: UnsafeRawBufferPointer
-    ) throws {
+    ) throws(WebImageError) {
         // Only the rows that reach the canvas are decoded, except for interlaced frames whose
         // rows arrive out of order.
         let rows = frame.interlaced ? frame.height : clip.height
         let (pixelCount, overflow) = rows.multipliedReportingOverflow(by: frame.width)
         if overflow || pixelCount > maxPixelCount {
-            throw WebImageError.imageTooLarge(width: frame.width, height: frame.height, limit: maxPixelCount)
+            throw .imageTooLarge(width: frame.width, height: frame.height, limit: maxPixelCount)
         }
         gatherCodeStream(frame, bytes: bytes)
         if indices.count < pixelCount { indices = [UInt8](repeating: 0, count: pixelCount) }

@@ -63,9 +63,6 @@ private enum GIFParseFailure: Error {
     case malformed(String)
 }
 
-/// Partial parsing reached the end of the data before any frame started.
-private struct GIFNeedsMoreData: Error {}
-
 /// A bounds-checked cursor over the file's bytes.
 private struct GIFByteReader {
     let bytes: UnsafeRawBufferPointer
@@ -108,25 +105,23 @@ extension GIFContainer {
     }
 
     /// Parses every block of `data`. Throws ``WebImageError/badImageData(_:)``.
-    static func parse(_ data: Data) throws -> GIFContainer {
-        guard !data.isEmpty else { throw WebImageError.badImageData("the GIF data is empty") }
-        guard hasSignature(data) else { throw WebImageError.badImageData("the data has no GIF signature") }
-        return try data.withUnsafeBytes { try parse(bytes: $0, partial: false) }
+    static func parse(_ data: Data) throws(WebImageError) -> GIFContainer {
+        guard !data.isEmpty else { throw .badImageData("the GIF data is empty") }
+        guard hasSignature(data) else { throw .badImageData("the data has no GIF signature") }
+        // Only partial parsing returns nil.
+        return try data.withUnsafeBytesTyped { bytes throws(WebImageError) in try parse(bytes: bytes, partial: false)! }
     }
 
     /// Parses data that is still arriving: a frame whose data sub-blocks are cut off is kept
     /// (with the bytes so far) as the last frame. Nil while no frame has started yet.
-    static func parsePartial(_ data: Data) throws -> GIFContainer? {
+    static func parsePartial(_ data: Data) throws(WebImageError) -> GIFContainer? {
         guard data.count >= 6 else { return nil }
-        guard hasSignature(data) else { throw WebImageError.badImageData("the data has no GIF signature") }
-        do {
-            return try data.withUnsafeBytes { try parse(bytes: $0, partial: true) }
-        } catch is GIFNeedsMoreData {
-            return nil
-        }
+        guard hasSignature(data) else { throw .badImageData("the data has no GIF signature") }
+        return try data.withUnsafeBytesTyped { bytes throws(WebImageError) in try parse(bytes: bytes, partial: true) }
     }
 
-    private static func parse(bytes: UnsafeRawBufferPointer, partial: Bool) throws -> GIFContainer {
+    /// Nil when `partial` and the data ends before any frame started.
+    private static func parse(bytes: UnsafeRawBufferPointer, partial: Bool) throws(WebImageError) -> GIFContainer? {
         var reader = GIFByteReader(bytes: bytes, position: 6)
         var container: GIFContainer
         do {
@@ -145,27 +140,27 @@ extension GIFContainer {
                 width: width, height: height, globalPaletteOffset: paletteOffset,
                 globalPaletteCount: paletteCount, loopCount: 1, frames: [], isTruncated: false)
         } catch .truncated {
-            if partial { throw GIFNeedsMoreData() }
-            throw WebImageError.badImageData("the GIF header is truncated")
+            if partial { return nil }
+            throw .badImageData("the GIF header is truncated")
         } catch {
-            throw WebImageError.badImageData("the GIF header is malformed")
+            throw .badImageData("the GIF header is malformed")
         }
         do {
             try readBlocks(&reader, into: &container, partial: partial)
         } catch {
             guard !container.frames.isEmpty else {
-                if partial, case .truncated = error { throw GIFNeedsMoreData() }
+                if partial, case .truncated = error { return nil }
                 switch error {
                 case .truncated:
-                    throw WebImageError.badImageData("the GIF data ends before its first frame is complete")
-                case .malformed(let reason): throw WebImageError.badImageData(reason)
+                    throw .badImageData("the GIF data ends before its first frame is complete")
+                case .malformed(let reason): throw .badImageData(reason)
                 }
             }
             container.isTruncated = true
         }
         guard !container.frames.isEmpty else {
-            if partial { throw GIFNeedsMoreData() }
-            throw WebImageError.badImageData("the GIF contains no image")
+            if partial { return nil }
+            throw .badImageData("the GIF contains no image")
         }
         return container
     }

@@ -12,7 +12,7 @@ extension JPEGCoder {
     /// Chooses the DCT scale for `options` and checks the limits, before anything is allocated.
     static func plan(
         for header: JPEGHeader, orientation: ImageOrientation, options: ImageDecodeOptions
-    ) throws -> DecodePlan {
+    ) throws(WebImageError) -> DecodePlan {
         let stored = header.storedSize
         let target = DecodeGeometry.targetSize(
             storedSize: stored, orientation: orientation, frameCount: 1, options: options)
@@ -20,7 +20,7 @@ extension JPEGCoder {
         let decodedSize = scaledSize(stored, numerator: numerator)
         try DecodeGeometry.checkPixelLimit(width: decodedSize.width, height: decodedSize.height, options: options)
         if header.isProgressive && coefficientBytes(header) > coefficientBudget(options) {
-            throw WebImageError.imageTooLarge(width: stored.width, height: stored.height, limit: options.maxPixelCount)
+            throw .imageTooLarge(width: stored.width, height: stored.height, limit: options.maxPixelCount)
         }
         return DecodePlan(scaleNumerator: numerator, decodedSize: decodedSize, target: target)
     }
@@ -60,17 +60,17 @@ extension JPEGCoder {
     /// incremental (with `hasAlpha` when rows are missing, because they are transparent).
     static func decode(
         _ bytes: UnsafeRawBufferPointer, options: ImageDecodeOptions, partial: Bool
-    ) throws -> Image? {
+    ) throws(WebImageError) -> Image? {
         try requireStartOfImage(bytes)
         let orientation = JPEGMarkers.layout(of: bytes, throughScans: false).orientation
         let (decoded, plan, validRows) = try JPEGShim.withDecoder(bytes) {
-            decoder -> (ImageBitmap, DecodePlan, Int) in
+            decoder throws(WebImageError) -> (ImageBitmap, DecodePlan, Int) in
             let chosen = try Self.plan(for: decoder.header, orientation: orientation, options: options)
             let size = chosen.decodedSize
             // libjpeg's own buffers get the coefficient budget plus room for its working memory.
             let maxMemory = coefficientBudget(options).addingSaturating(64 << 20)
             var validRows = 0
-            let bitmap = try ImageBitmap(width: size.width, height: size.height) { buffer in
+            let bitmap = try ImageBitmap(width: size.width, height: size.height) { buffer throws(WebImageError) in
                 let result = try decoder.decode(
                     scaleNumerator: chosen.scaleNumerator, strict: !partial, maxMemory: maxMemory,
                     into: buffer, size: size)

@@ -15,15 +15,17 @@ extension JPEGCoder {
     /// ``ImageEncodeOptions/maxFileSize`` the quality is binary-searched for the largest output
     /// that fits (the smallest output when none fits). ``ImageEncodeOptions/progressive`` writes a
     /// progressive JPEG.
-    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
-        guard format == .jpeg else { throw WebImageError.unsupportedFormat(format) }
+    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError)
+        -> Data
+    {
+        guard format == .jpeg else { throw .unsupportedFormat(format) }
         let bitmap = try Self.prepareForEncoding(image, options: options)
         guard bitmap.width <= Self.maxDimension, bitmap.height <= Self.maxDimension else {
-            throw WebImageError.encodingFailed(
+            throw .encodingFailed(
                 "\(bitmap.width)x\(bitmap.height) exceeds JPEG's limit of \(Self.maxDimension) pixels a side")
         }
-        return try bitmap.pixels.withUnsafeBufferPointer { rgba in
-            let encode = { (quality: Int) in
+        return try bitmap.pixels.withUnsafeBufferPointer { rgba throws(WebImageError) in
+            let encode = { (quality: Int) throws(WebImageError) in
                 try JPEGShim.encode(rgba: rgba, size: bitmap.size, quality: quality, progressive: options.progressive)
             }
             guard let maxFileSize = options.maxFileSize else {
@@ -34,7 +36,9 @@ extension JPEGCoder {
     }
 
     /// Binary search over quality 1...100 (file size grows with quality).
-    private static func largestFitting(_ limit: Int, encode: (Int) throws -> Data) throws -> Data {
+    private static func largestFitting(_ limit: Int, encode: (Int) throws(WebImageError) -> Data) throws(WebImageError)
+        -> Data
+    {
         let smallest = try encode(1)
         guard smallest.count <= limit else { return smallest }
         var best = smallest
@@ -54,7 +58,7 @@ extension JPEGCoder {
     }
 
     /// The pixels to encode: upright, resized, opaque.
-    static func prepareForEncoding(_ image: Image, options: ImageEncodeOptions) throws -> ImageBitmap {
+    static func prepareForEncoding(_ image: Image, options: ImageEncodeOptions) throws(WebImageError) -> ImageBitmap {
         var bitmap = image.bitmap.applyingOrientation(image.orientation)
         if options.maxPixelSize.isPositive {
             let fitted = DecodeGeometry.scaledSize(

@@ -20,8 +20,8 @@ public struct JPEGCoder: ProgressiveImageCoding {
     }
 
     /// Size as shown (after the EXIF orientation), the orientation, no alpha, one frame.
-    public func imageInfo(for data: Data) throws -> ImageInfo {
-        try data.withUnsafeBytes { bytes in
+    public func imageInfo(for data: Data) throws(WebImageError) -> ImageInfo {
+        try data.withUnsafeBytesTyped { bytes throws(WebImageError) in
             try Self.requireStartOfImage(bytes)
             let size = try JPEGShim.withDecoder(bytes) { $0.header.storedSize }
             let orientation = JPEGMarkers.layout(of: bytes, throughScans: false).orientation
@@ -36,8 +36,8 @@ public struct JPEGCoder: ProgressiveImageCoding {
     /// Decodes the whole image. Empty, corrupt and truncated data throw
     /// ``WebImageError/badImageData(_:)``; headers above the pixel limit throw
     /// ``WebImageError/imageTooLarge(width:height:limit:)`` before any pixel is allocated.
-    public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
-        try data.withUnsafeBytes { bytes in
+    public func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
+        try data.withUnsafeBytesTyped { bytes throws(WebImageError) in
             try Self.decode(bytes, options: options, partial: false)!
         }
     }
@@ -54,10 +54,10 @@ public struct JPEGCoder: ProgressiveImageCoding {
         JPEGIncrementalDecoder(options: options)
     }
 
-    static func requireStartOfImage(_ bytes: UnsafeRawBufferPointer) throws {
-        if bytes.isEmpty { throw WebImageError.badImageData("the data is empty") }
+    static func requireStartOfImage(_ bytes: UnsafeRawBufferPointer) throws(WebImageError) {
+        if bytes.isEmpty { throw .badImageData("the data is empty") }
         guard bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0xD8 else {
-            throw WebImageError.badImageData("not a JPEG: the data does not start with an SOI marker")
+            throw .badImageData("not a JPEG: the data does not start with an SOI marker")
         }
     }
 }

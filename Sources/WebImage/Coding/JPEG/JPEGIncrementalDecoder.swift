@@ -24,14 +24,14 @@ final class JPEGIncrementalDecoder: IncrementalImageDecoding {
         self.isFinal = isFinal
     }
 
-    func currentImage() throws -> Image? {
+    func currentImage() throws(WebImageError) -> Image? {
         if isFinal {
             if attempt?.length != data.count || attempt?.isFinal != true {
                 attempt = (data.count, true)
-                do {
+                do throws(WebImageError) {
                     image = try JPEGCoder().decode(data, options: options)
                     finalError = nil
-                } catch let error as WebImageError {
+                } catch {
                     finalError = error
                 }
             }
@@ -39,7 +39,7 @@ final class JPEGIncrementalDecoder: IncrementalImageDecoding {
             return image
         }
         let snapshot = data
-        return try snapshot.withUnsafeBytes { bytes in
+        return try snapshot.withUnsafeBytesTyped { bytes throws(WebImageError) -> Image? in
             let layout = JPEGMarkers.layout(of: bytes, throughScans: true)
             guard layout.hasFirstScanHeader else { return image }
             let usable: Int
@@ -55,11 +55,11 @@ final class JPEGIncrementalDecoder: IncrementalImageDecoding {
             guard attempt?.length != usable || attempt?.isFinal == true else { return image }
             attempt = (usable, false)
             let prefix = UnsafeRawBufferPointer(rebasing: bytes[..<usable])
-            do {
+            do throws(WebImageError) {
                 if let partial = try JPEGCoder.decode(prefix, options: options, partial: true) {
                     image = partial
                 }
-            } catch let error as WebImageError {
+            } catch {
                 // A limit violation will not go away with more data; anything else may be a
                 // cut in an awkward place, so keep the last good image until the data is final.
                 if error.code == .imageTooLarge { throw error }

@@ -18,11 +18,11 @@ enum JPEGShim {
     /// Opens a decoder on `bytes` (which must outlive `body`), reads the header once, and
     /// hands it to `body`; the decoder is closed afterwards.
     static func withDecoder<R>(
-        _ bytes: UnsafeRawBufferPointer, _ body: (JPEGDecoderHandle) throws -> R
-    ) throws -> R {
+        _ bytes: UnsafeRawBufferPointer, _ body: (JPEGDecoderHandle) throws(WebImageError) -> R
+    ) throws(WebImageError) -> R {
         var header = cwi_jpeg_header()
         var handle: OpaquePointer?
-        let message = try withMessageBuffer { err, errlen in
+        let message = withMessageBuffer { err, errlen in
             handle = cwi_jpeg_open(
                 bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, &header, err, errlen)
             return handle == nil ? -1 : 0
@@ -32,9 +32,9 @@ enum JPEGShim {
             // libjpeg reads the fake EOI its memory source inserts as data, so a cut header fails
             // with a confusing message (e.g. "Bogus Huffman table definition").
             if header.hit_eof != 0 {
-                throw WebImageError.badImageData("the JPEG data is truncated (it ends inside the header: \(reason))")
+                throw .badImageData("the JPEG data is truncated (it ends inside the header: \(reason))")
             }
-            throw WebImageError.badImageData("cannot read the JPEG header: \(reason)")
+            throw .badImageData("cannot read the JPEG header: \(reason)")
         }
         defer { cwi_jpeg_close(handle) }
         let parsed = JPEGHeader(
@@ -47,29 +47,29 @@ enum JPEGShim {
     /// Encodes opaque RGBA (alpha is ignored) at libjpeg quality 1...100.
     static func encode(
         rgba: UnsafeBufferPointer<UInt8>, size: PixelSize, quality: Int, progressive: Bool
-    ) throws -> Data {
+    ) throws(WebImageError) -> Data {
         var output: UnsafeMutablePointer<UInt8>?
         var length: UInt = 0
-        let message = try withMessageBuffer { err, errlen in
+        let message = withMessageBuffer { err, errlen in
             cwi_jpeg_encode_rgba(
                 rgba.baseAddress, Int32(size.width), Int32(size.height), size.width * 4, Int32(quality),
                 progressive ? 1 : 0, &output, &length, err, errlen)
         }
         if let message {
             cwi_jpeg_free(output)
-            throw WebImageError.encodingFailed("libjpeg: \(message)")
+            throw .encodingFailed("libjpeg: \(message)")
         }
-        guard let output else { throw WebImageError.encodingFailed("libjpeg produced no output") }
+        guard let output else { throw .encodingFailed("libjpeg produced no output") }
         // The shim's buffer is malloc'd and exactly `length` bytes: Data takes it over, no copy.
         return Data(bytesNoCopy: output, count: Int(length), deallocator: .free)
     }
 
     /// Runs `body` with a message buffer; returns the message when `body` returned non-zero.
     static func withMessageBuffer(
-        _ body: (UnsafeMutablePointer<CChar>, Int) throws -> Int32
-    ) throws -> String? {
+        _ body: (UnsafeMutablePointer<CChar>, Int) -> Int32
+    ) -> String? {
         var buffer = [CChar](repeating: 0, count: messageCapacity)
-        let status = try buffer.withUnsafeMutableBufferPointer { try body($0.baseAddress!, $0.count) }
+        let status = buffer.withUnsafeMutableBufferPointer { body($0.baseAddress!, $0.count) }
         guard status != 0 else { return nil }
         let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
         return bytes.isEmpty ? "unknown libjpeg error" : String(decoding: bytes, as: UTF8.self)
@@ -87,22 +87,22 @@ struct JPEGDecoderHandle {
     func decode(
         scaleNumerator: Int, strict: Bool, maxMemory: Int,
         into buffer: UnsafeMutableBufferPointer<UInt8>, size: PixelSize
-    ) throws -> cwi_jpeg_decode_result {
+    ) throws(WebImageError) -> cwi_jpeg_decode_result {
         precondition(buffer.count >= size.pixelCount * 4, "destination too small")
         var result = cwi_jpeg_decode_result()
-        let message = try JPEGShim.withMessageBuffer { err, errlen in
+        let message = JPEGShim.withMessageBuffer { err, errlen in
             cwi_jpeg_decode_into(
                 pointer, Int32(scaleNumerator), strict ? 1 : 0, maxMemory, buffer.baseAddress,
                 size.width * 4, Int32(size.width), Int32(size.height), &result, err, errlen)
         }
         if let message {
             if result.truncated != 0 || result.hit_eof != 0 {
-                throw WebImageError.badImageData("the JPEG data is truncated (\(message))")
+                throw .badImageData("the JPEG data is truncated (\(message))")
             }
-            throw WebImageError.badImageData("cannot decode the JPEG: \(message)")
+            throw .badImageData("cannot decode the JPEG: \(message)")
         }
         if strict, result.valid_rows < Int32(size.height) {
-            throw WebImageError.badImageData("the JPEG data is truncated (it ends inside the image data)")
+            throw .badImageData("the JPEG data is truncated (it ends inside the image data)")
         }
         return result
     }

@@ -15,8 +15,10 @@ extension PNGCoder {
     /// The result is RGBA, or RGB when the image has no alpha channel and every pixel is opaque.
     /// Alpha stays straight, so decoding an 8-bit RGBA PNG and encoding it again is bit-exact,
     /// including the colour of fully transparent pixels.
-    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
-        guard format == .png || format == .undefined else { throw WebImageError.unsupportedFormat(format) }
+    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError)
+        -> Data
+    {
+        guard format == .png || format == .undefined else { throw .unsupportedFormat(format) }
         var bitmap = image.bitmap.applyingOrientation(image.orientation)
         if options.maxPixelSize.isPositive {
             let fitted = DecodeGeometry.scaledSize(
@@ -25,7 +27,7 @@ extension PNGCoder {
         }
         let keepAlpha = image.hasAlpha || bitmap.containsTransparency
         guard let width = UInt32(exactly: bitmap.width), let height = UInt32(exactly: bitmap.height) else {
-            throw WebImageError.encodingFailed("PNG: \(bitmap.width)x\(bitmap.height) is too large for PNG")
+            throw .encodingFailed("PNG: \(bitmap.width)x\(bitmap.height) is too large for PNG")
         }
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0
@@ -38,7 +40,7 @@ extension PNGCoder {
         }
         guard status == 0, let output else {
             let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            throw WebImageError.encodingFailed("PNG: \(text.isEmpty ? "unknown libpng error" : text)")
+            throw .encodingFailed("PNG: \(text.isEmpty ? "unknown libpng error" : text)")
         }
         return Data(bytesNoCopy: output, count: length, deallocator: .custom { pointer, _ in cwi_png_free(pointer) })
     }

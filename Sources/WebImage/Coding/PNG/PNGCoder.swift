@@ -24,7 +24,7 @@ public struct PNGCoder: ImageCoding {
 
     /// Size, alpha (alpha channel or tRNS) and `eXIf` orientation; `frameCount` is always 1.
     /// No pixel limit applies: nothing is allocated for the pixels.
-    public func imageInfo(for data: Data) throws -> ImageInfo {
+    public func imageInfo(for data: Data) throws(WebImageError) -> ImageInfo {
         try withReader(data, options: nil) { _, header, orientation in
             let swaps = orientation.swapsDimensions
             return ImageInfo(
@@ -36,9 +36,10 @@ public struct PNGCoder: ImageCoding {
 
     /// Decodes at full size, then resamples to the thumbnail size or byte limit if one applies
     /// (``Image/isThumbnail``), then turns the pixels upright unless the options keep them.
-    public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
-        var (bitmap, header, orientation) = try withReader(data, options: options) { reader, header, orientation in
-            let bitmap = try ImageBitmap(width: header.width, height: header.height) { buffer in
+    public func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
+        var (bitmap, header, orientation) = try withReader(data, options: options) {
+            reader, header, orientation throws(WebImageError) in
+            let bitmap = try ImageBitmap(width: header.width, height: header.height) { buffer throws(WebImageError) in
                 if cwi_png_reader_decode_rgba(reader, buffer.baseAddress, buffer.count) != 0 {
                     throw Self.readerError(reader)
                 }
@@ -64,18 +65,18 @@ public struct PNGCoder: ImageCoding {
     /// plausible amount of image data. Then hands the reader (positioned at the first IDAT) to `body`.
     private func withReader<T>(
         _ data: Data, options: ImageDecodeOptions?,
-        _ body: (OpaquePointer, PNGHeader, ImageOrientation) throws -> T
-    ) throws -> T {
-        guard !data.isEmpty else { throw WebImageError.badImageData("the data is empty") }
-        guard canDecode(data) else { throw WebImageError.badImageData("the data is not a PNG (bad signature)") }
-        return try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> T in
+        _ body: (OpaquePointer, PNGHeader, ImageOrientation) throws(WebImageError) -> T
+    ) throws(WebImageError) -> T {
+        guard !data.isEmpty else { throw .badImageData("the data is empty") }
+        guard canDecode(data) else { throw .badImageData("the data is not a PNG (bad signature)") }
+        return try data.withUnsafeBytesTyped { (raw: UnsafeRawBufferPointer) throws(WebImageError) -> T in
             let bytes = raw.bindMemory(to: UInt8.self)
             let scan = PNGChunkScan(raw)
             // No side of an image within the pixel limit can exceed the limit itself.
             let maxPixelCount = options?.maxPixelCount ?? Int(Int32.max)
             let maxSide = UInt32(clamping: min(max(maxPixelCount, 1), Int(Int32.max)))
             guard let reader = cwi_png_reader_create(bytes.baseAddress, bytes.count, maxSide) else {
-                throw WebImageError.badImageData("PNG: out of memory")
+                throw .badImageData("PNG: out of memory")
             }
             defer { cwi_png_reader_destroy(reader) }
             var cHeader = cwi_png_header()
@@ -90,7 +91,7 @@ public struct PNGCoder: ImageCoding {
                 try DecodeGeometry.checkPixelLimit(width: header.width, height: header.height, options: options)
             }
             if options != nil, scan.idatIsTooShort(for: header) {
-                throw WebImageError.badImageData(
+                throw .badImageData(
                     "PNG: \(scan.idatByteCount) bytes of image data cannot hold \(header.width)x\(header.height) pixels (truncated or corrupt)"
                 )
             }

@@ -17,26 +17,26 @@ final class WebPAnimationDecoder {
     private var nextIndex = 0
 
     /// The caller has checked the canvas against the pixel limit (the decoder allocates it).
-    init(data: Data, outputSize: PixelSize?) throws {
+    init(data: Data, outputSize: PixelSize?) throws(WebImageError) {
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 16)
         if !data.isEmpty { data.copyBytes(to: copy) }
         var options = WebPAnimDecoderOptions()
         var webpData = WebPData(bytes: copy.baseAddress!.assumingMemoryBound(to: UInt8.self), size: data.count)
         guard WebPAnimDecoderOptionsInit(&options) != 0 else {
             copy.deallocate()
-            throw WebImageError.badImageData("libwebp's demux version does not match its headers")
+            throw .badImageData("libwebp's demux version does not match its headers")
         }
         options.color_mode = MODE_RGBA
         options.use_threads = Self.useThreads ? 1 : 0
         guard let decoder = WebPAnimDecoderNew(&webpData, &options) else {
             copy.deallocate()
-            throw WebImageError.badImageData("the animated WebP is truncated or corrupt")
+            throw .badImageData("the animated WebP is truncated or corrupt")
         }
         var info = WebPAnimInfo()
         guard WebPAnimDecoderGetInfo(decoder, &info) != 0, info.frame_count > 0 else {
             WebPAnimDecoderDelete(decoder)
             copy.deallocate()
-            throw WebImageError.badImageData("the animated WebP has no frames")
+            throw .badImageData("the animated WebP has no frames")
         }
         self.bytes = copy
         self.decoder = decoder
@@ -58,9 +58,9 @@ final class WebPAnimationDecoder {
     var heldByteCount: Int { canvas.pixelCount * 4 * 2 }
 
     /// The full-canvas frame `index`, composited, at ``outputSize``.
-    func frame(at index: Int) throws -> ImageBitmap {
+    func frame(at index: Int) throws(WebImageError) -> ImageBitmap {
         guard index >= 0, index < frameCount else {
-            throw WebImageError.invalidArgument("frame index \(index) is outside 0..<\(frameCount)")
+            throw .invalidArgument("frame index \(index) is outside 0..<\(frameCount)")
         }
         if index < nextIndex {
             WebPAnimDecoderReset(decoder)
@@ -74,7 +74,7 @@ final class WebPAnimationDecoder {
                 // Leave the decoder in a known state for the next call.
                 WebPAnimDecoderReset(decoder)
                 nextIndex = 0
-                throw WebImageError.badImageData("frame \(failed) of the animated WebP is corrupt")
+                throw .badImageData("frame \(failed) of the animated WebP is corrupt")
             }
             nextIndex += 1
         }

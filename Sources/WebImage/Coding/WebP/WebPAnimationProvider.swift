@@ -43,8 +43,8 @@ final class WebPAnimationProvider: AnimatedImageProvider {
         durations.indices.contains(index) ? durations[index] : 0
     }
 
-    func frame(at index: Int) throws -> ImageBitmap {
-        try state.withLock { decoder in
+    func frame(at index: Int) throws(WebImageError) -> ImageBitmap {
+        try state.withLock { decoder throws(WebImageError) in
             if decoder == nil {
                 decoder = try WebPAnimationDecoder(data: animatedImageData, outputSize: outputSize)
             }

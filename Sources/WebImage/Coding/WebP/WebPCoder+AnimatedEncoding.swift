@@ -6,7 +6,7 @@ extension WebPCoder {
     /// the animation's loop count, lossy or lossless per `options`.
     func encodeAnimation(
         _ animation: ImageAnimation, orientation: ImageOrientation, options: ImageEncodeOptions
-    ) throws -> Data {
+    ) throws(WebImageError) -> Data {
         let frames = try animation.allFrames()
         let first = try Self.prepare(frames[0].bitmap, orientation: orientation, options: options)
         let quality = options.lossless ? 75 : Self.quality(options.compressionQuality)
@@ -14,11 +14,11 @@ extension WebPCoder {
 
         var encoderOptions = WebPAnimEncoderOptions()
         guard WebPAnimEncoderOptionsInit(&encoderOptions) != 0 else {
-            throw WebImageError.encodingFailed("libwebp's mux version does not match its headers")
+            throw .encodingFailed("libwebp's mux version does not match its headers")
         }
         encoderOptions.anim_params.loop_count = Int32(clamping: max(animation.loopCount, 0))
         guard let encoder = WebPAnimEncoderNew(Int32(first.width), Int32(first.height), &encoderOptions) else {
-            throw WebImageError.encodingFailed("libwebp could not create an animation encoder")
+            throw .encodingFailed("libwebp could not create an animation encoder")
         }
         defer { WebPAnimEncoderDelete(encoder) }
 
@@ -26,27 +26,27 @@ extension WebPCoder {
         for (index, frame) in frames.enumerated() {
             let bitmap = index == 0 ? first : try Self.prepare(frame.bitmap, orientation: orientation, options: options)
             guard bitmap.size == first.size else {
-                throw WebImageError.encodingFailed("frame \(index) is \(bitmap.size), the canvas is \(first.size)")
+                throw .encodingFailed("frame \(index) is \(bitmap.size), the canvas is \(first.size)")
             }
             var picture = WebPPicture()
             guard WebPPictureInit(&picture) != 0 else {
-                throw WebImageError.encodingFailed("libwebp's encoder version does not match its headers")
+                throw .encodingFailed("libwebp's encoder version does not match its headers")
             }
             defer { WebPPictureFree(&picture) }
             try Self.importPixels(bitmap, into: &picture, lossless: options.lossless)
             guard WebPAnimEncoderAdd(encoder, &picture, Int32(clamping: timestamp), &config) != 0 else {
-                throw WebImageError.encodingFailed("frame \(index): \(Self.lastError(encoder))")
+                throw .encodingFailed("frame \(index): \(Self.lastError(encoder))")
             }
             let milliseconds = frame.duration.isFinite ? Int((frame.duration * 1000).rounded()) : 100
             timestamp += min(max(milliseconds, 0), 1 << 24)
         }
         guard WebPAnimEncoderAdd(encoder, nil, Int32(clamping: timestamp), nil) != 0 else {
-            throw WebImageError.encodingFailed(Self.lastError(encoder))
+            throw .encodingFailed(Self.lastError(encoder))
         }
         var output = WebPData()
         guard WebPAnimEncoderAssemble(encoder, &output) != 0, let bytes = output.bytes else {
             WebPDataClear(&output)
-            throw WebImageError.encodingFailed(Self.lastError(encoder))
+            throw .encodingFailed(Self.lastError(encoder))
         }
         defer { WebPDataClear(&output) }
         return Data(bytes: bytes, count: output.size)

@@ -5,8 +5,8 @@ extension WebPCoder {
     /// Decodes an animated WebP: the first frame only, every frame up front, or a lazy provider.
     func decodeAnimation(
         _ data: Data, canvas: PixelSize, scale: Double, options: ImageDecodeOptions
-    ) throws -> Image {
-        let container = try data.withUnsafeBytes { try WebPContainer(bytes: $0) }
+    ) throws(WebImageError) -> Image {
+        let container = try data.withUnsafeBytesTyped { bytes throws(WebImageError) in try WebPContainer(bytes: bytes) }
         let target = DecodeGeometry.targetSize(
             storedSize: canvas, orientation: .up, frameCount: container.frameCount, options: options)
         let out = target ?? canvas

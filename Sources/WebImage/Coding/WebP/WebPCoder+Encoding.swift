@@ -6,8 +6,10 @@ extension WebPCoder {
     /// `maxFileSize`), or lossless with the RGB under transparent pixels kept (`options.lossless`).
     /// The upright pixels are encoded, scaled down to fit `maxPixelSize`. Animations keep their
     /// frames, durations and loop count unless `firstFrameOnly`.
-    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws -> Data {
-        guard format == .webp else { throw WebImageError.unsupportedFormat(format) }
+    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError)
+        -> Data
+    {
+        guard format == .webp else { throw .unsupportedFormat(format) }
         if let animation = image.animation, animation.frameCount > 1, !options.firstFrameOnly {
             return try encodeAnimation(animation, orientation: image.orientation, options: options)
         }
@@ -24,7 +26,7 @@ extension WebPCoder {
     /// photo: 2× over the target with 3 passes, 1.6× with 6, ignored with 1), so sizes are measured.
     private static func searchQuality(
         _ bitmap: ImageBitmap, below upper: Int, limit: Int, smallest: Data
-    ) throws -> Data {
+    ) throws(WebImageError) -> Data {
         var best: Data?
         var smallest = smallest
         var low = 0
@@ -52,7 +54,7 @@ extension WebPCoder {
     /// The pixels to encode: upright, and scaled down to fit `maxPixelSize`.
     static func prepare(
         _ bitmap: ImageBitmap, orientation: ImageOrientation, options: ImageEncodeOptions
-    ) throws -> ImageBitmap {
+    ) throws(WebImageError) -> ImageBitmap {
         let upright = bitmap.applyingOrientation(orientation)
         guard options.maxPixelSize.isPositive else { return upright }
         let size = DecodeGeometry.scaledSize(
@@ -61,10 +63,10 @@ extension WebPCoder {
     }
 
     /// A libwebp encoder config for one quality; lossless keeps RGB under alpha 0 (`exact`).
-    static func makeConfig(quality: Float, lossless: Bool) throws -> WebPConfig {
+    static func makeConfig(quality: Float, lossless: Bool) throws(WebImageError) -> WebPConfig {
         var config = WebPConfig()
         guard WebPConfigInit(&config) != 0 else {
-            throw WebImageError.encodingFailed("libwebp's encoder version does not match its headers")
+            throw .encodingFailed("libwebp's encoder version does not match its headers")
         }
         config.quality = quality
         if lossless {
@@ -72,15 +74,17 @@ extension WebPCoder {
             config.exact = 1
         }
         guard WebPValidateConfig(&config) != 0 else {
-            throw WebImageError.encodingFailed("libwebp rejected the encoder settings")
+            throw .encodingFailed("libwebp rejected the encoder settings")
         }
         return config
     }
 
     /// Imports `bitmap` into `picture` (already initialised); the caller frees the picture.
-    static func importPixels(_ bitmap: ImageBitmap, into picture: inout WebPPicture, lossless: Bool) throws {
+    static func importPixels(_ bitmap: ImageBitmap, into picture: inout WebPPicture, lossless: Bool)
+        throws(WebImageError)
+    {
         guard bitmap.width <= Int(WEBP_MAX_DIMENSION), bitmap.height <= Int(WEBP_MAX_DIMENSION) else {
-            throw WebImageError.encodingFailed(
+            throw .encodingFailed(
                 "\(bitmap.width)x\(bitmap.height) exceeds WebP's limit of \(WEBP_MAX_DIMENSION) pixels a side")
         }
         picture.use_argb = lossless ? 1 : 0
@@ -89,15 +93,15 @@ extension WebPCoder {
         let ok = bitmap.pixels.withUnsafeBufferPointer {
             WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(bitmap.bytesPerRow))
         }
-        guard ok != 0 else { throw WebImageError.encodingFailed("libwebp could not import the pixels (out of memory)") }
+        guard ok != 0 else { throw .encodingFailed("libwebp could not import the pixels (out of memory)") }
     }
 
     /// One still image through libwebp's advanced API.
-    static func encodeStill(_ bitmap: ImageBitmap, quality: Float, lossless: Bool) throws -> Data {
+    static func encodeStill(_ bitmap: ImageBitmap, quality: Float, lossless: Bool) throws(WebImageError) -> Data {
         var config = try makeConfig(quality: quality, lossless: lossless)
         var picture = WebPPicture()
         guard WebPPictureInit(&picture) != 0 else {
-            throw WebImageError.encodingFailed("libwebp's encoder version does not match its headers")
+            throw .encodingFailed("libwebp's encoder version does not match its headers")
         }
         defer { WebPPictureFree(&picture) }
         try importPixels(bitmap, into: &picture, lossless: lossless)
@@ -110,7 +114,7 @@ extension WebPCoder {
             return WebPEncode(&config, &picture)
         }
         guard ok != 0, let memory = writer.mem else {
-            throw WebImageError.encodingFailed("libwebp error \(picture.error_code.rawValue)")
+            throw .encodingFailed("libwebp error \(picture.error_code.rawValue)")
         }
         return Data(bytes: memory, count: writer.size)
     }

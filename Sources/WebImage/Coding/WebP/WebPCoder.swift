@@ -19,8 +19,8 @@ public struct WebPCoder: ProgressiveImageCoding, AnimatedImageCoding {
 
     /// Size, alpha, frame count and loop count (the last two from the demuxer, which needs the
     /// whole file for an animation).
-    public func imageInfo(for data: Data) throws -> ImageInfo {
-        let container = try data.withUnsafeBytes { try WebPContainer(bytes: $0) }
+    public func imageInfo(for data: Data) throws(WebImageError) -> ImageInfo {
+        let container = try data.withUnsafeBytesTyped { bytes throws(WebImageError) in try WebPContainer(bytes: bytes) }
         return ImageInfo(
             format: .webp, width: container.width, height: container.height,
             frameCount: container.frameCount, loopCount: container.loopCount, hasAlpha: container.hasAlpha)
@@ -29,16 +29,20 @@ public struct WebPCoder: ProgressiveImageCoding, AnimatedImageCoding {
     /// Decodes a still image straight into Swift-owned memory, or an animation (eager frames
     /// while they fit ``ImageDecodeOptions/maxAnimationByteCount``, else lazy). Thumbnails of
     /// stills use libwebp's scaled decoding; animation frames are resampled.
-    public func decode(_ data: Data, options: ImageDecodeOptions) throws -> Image {
+    public func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
         let scale = options.scaleFactor >= 1 ? options.scaleFactor : 1
-        let features = try data.withUnsafeBytes { try WebPContainer.features(of: $0) }
+        let features = try data.withUnsafeBytesTyped { bytes throws(WebImageError) in
+            try WebPContainer.features(of: bytes)
+        }
         let canvas = PixelSize(width: Int(features.width), height: Int(features.height))
         try DecodeGeometry.checkPixelLimit(width: canvas.width, height: canvas.height, options: options)
         let hasAlpha = features.has_alpha != 0
         guard features.has_animation != 0 else {
             let target = DecodeGeometry.targetSize(
                 storedSize: canvas, orientation: .up, frameCount: 1, options: options)
-            let bitmap = try data.withUnsafeBytes { try Self.decodeStill($0, size: canvas, outputSize: target) }
+            let bitmap = try data.withUnsafeBytesTyped { bytes throws(WebImageError) in
+                try Self.decodeStill(bytes, size: canvas, outputSize: target)
+            }
             return Image(
                 bitmap: bitmap, scale: scale, format: .webp, hasAlpha: hasAlpha, isThumbnail: target != nil)
         }
@@ -51,12 +55,12 @@ public struct WebPCoder: ProgressiveImageCoding, AnimatedImageCoding {
 
     /// A lazy frame provider; the animation's canvas must be within the pixel limit. Frames are
     /// resampled to the thumbnail size the options ask for.
-    public func animatedImageProvider(for data: Data, options: ImageDecodeOptions) throws
+    public func animatedImageProvider(for data: Data, options: ImageDecodeOptions) throws(WebImageError)
         -> any AnimatedImageProvider
     {
-        let container = try data.withUnsafeBytes { raw in
-            try WebPContainer(bytes: raw) {
-                try DecodeGeometry.checkPixelLimit(width: $0, height: $1, options: options)
+        let container = try data.withUnsafeBytesTyped { raw throws(WebImageError) in
+            try WebPContainer(bytes: raw) { width, height throws(WebImageError) in
+                try DecodeGeometry.checkPixelLimit(width: width, height: height, options: options)
             }
         }
         let canvas = PixelSize(width: container.width, height: container.height)
@@ -69,10 +73,10 @@ public struct WebPCoder: ProgressiveImageCoding, AnimatedImageCoding {
     /// libwebp to `outputSize` when given.
     static func decodeStill(
         _ bytes: UnsafeRawBufferPointer, size: PixelSize, outputSize: PixelSize?
-    ) throws -> ImageBitmap {
+    ) throws(WebImageError) -> ImageBitmap {
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else {
-            throw WebImageError.badImageData("libwebp's decoder version does not match its headers")
+            throw .badImageData("libwebp's decoder version does not match its headers")
         }
         let out = outputSize ?? size
         if let outputSize {
@@ -81,7 +85,7 @@ public struct WebPCoder: ProgressiveImageCoding, AnimatedImageCoding {
             config.options.scaled_height = Int32(outputSize.height)
         }
         config.options.use_threads = useThreads ? 1 : 0
-        return try ImageBitmap(width: out.width, height: out.height) { buffer in
+        return try ImageBitmap(width: out.width, height: out.height) { buffer throws(WebImageError) in
             config.output.colorspace = MODE_RGBA
             config.output.is_external_memory = 1
             config.output.u.RGBA.rgba = buffer.baseAddress

@@ -17,9 +17,9 @@ struct WebPContainer {
 
     /// Reads the bitstream features only (no frame table): enough for the pixel-limit check.
     /// Never allocates anything sized by the header.
-    static func features(of bytes: UnsafeRawBufferPointer) throws -> WebPBitstreamFeatures {
+    static func features(of bytes: UnsafeRawBufferPointer) throws(WebImageError) -> WebPBitstreamFeatures {
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
-            throw WebImageError.badImageData("the data is empty")
+            throw .badImageData("the data is empty")
         }
         var features = WebPBitstreamFeatures()
         let status = WebPGetFeatures(base.assumingMemoryBound(to: UInt8.self), bytes.count, &features)
@@ -28,7 +28,7 @@ struct WebPContainer {
     }
 
     /// Features of a possibly incomplete file: nil while more bytes could complete the header.
-    static func partialFeatures(of bytes: UnsafeRawBufferPointer) throws -> WebPBitstreamFeatures? {
+    static func partialFeatures(of bytes: UnsafeRawBufferPointer) throws(WebImageError) -> WebPBitstreamFeatures? {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
         var features = WebPBitstreamFeatures()
         let status = WebPGetFeatures(base.assumingMemoryBound(to: UInt8.self), bytes.count, &features)
@@ -37,16 +37,18 @@ struct WebPContainer {
         return try validated(features)
     }
 
-    private static func validated(_ features: WebPBitstreamFeatures) throws -> WebPBitstreamFeatures {
+    private static func validated(_ features: WebPBitstreamFeatures) throws(WebImageError) -> WebPBitstreamFeatures {
         guard features.width > 0, features.height > 0 else {
-            throw WebImageError.badImageData("the WebP header claims a size of \(features.width)x\(features.height)")
+            throw .badImageData("the WebP header claims a size of \(features.width)x\(features.height)")
         }
         return features
     }
 
     /// Reads the header and, for an animation, walks the frame table (which needs the whole file).
     /// Call ``DecodeGeometry/checkPixelLimit(width:height:options:)`` in between via `check`.
-    init(bytes: UnsafeRawBufferPointer, check: (Int, Int) throws -> Void = { _, _ in }) throws {
+    init(bytes: UnsafeRawBufferPointer, check: (Int, Int) throws(WebImageError) -> Void = { _, _ in })
+        throws(WebImageError)
+    {
         let features = try Self.features(of: bytes)
         width = Int(features.width)
         height = Int(features.height)
@@ -65,14 +67,14 @@ struct WebPContainer {
         milliseconds <= 10 ? 0.1 : Double(milliseconds) / 1000
     }
 
-    private mutating func readFrameTable(_ bytes: UnsafeRawBufferPointer) throws {
+    private mutating func readFrameTable(_ bytes: UnsafeRawBufferPointer) throws(WebImageError) {
         var data = WebPData(bytes: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), size: bytes.count)
         guard let demuxer = WebPDemux(&data) else {
-            throw WebImageError.badImageData("the animated WebP container is truncated or corrupt")
+            throw .badImageData("the animated WebP container is truncated or corrupt")
         }
         defer { WebPDemuxDelete(demuxer) }
         let count = Int(WebPDemuxGetI(demuxer, WEBP_FF_FRAME_COUNT))
-        guard count > 0 else { throw WebImageError.badImageData("the animated WebP has no frames") }
+        guard count > 0 else { throw .badImageData("the animated WebP has no frames") }
         loopCount = Int(WebPDemuxGetI(demuxer, WEBP_FF_LOOP_COUNT))
         var iterator = WebPIterator()
         var found: [Double] = []
@@ -90,7 +92,7 @@ struct WebPContainer {
         }
         WebPDemuxReleaseIterator(&iterator)
         guard found.count == count else {
-            throw WebImageError.badImageData("the animated WebP lists \(count) frames but holds \(found.count)")
+            throw .badImageData("the animated WebP lists \(count) frames but holds \(found.count)")
         }
         frameCount = count
         durations = found

@@ -44,7 +44,7 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
         latest = data
         self.isFinal = isFinal
         guard failure == nil, !isAnimated, status != VP8_STATUS_OK else { return }
-        do {
+        do throws(WebImageError) {
             if decoder == nil, try !start(with: data) { return }
             guard let decoder, data.count > consumed else { return }
             status = data.withUnsafeBytes { raw in
@@ -55,14 +55,12 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
             if status != VP8_STATUS_OK, status != VP8_STATUS_SUSPENDED {
                 throw WebPStatus.error(status, while: "decoding the WebP download")
             }
-        } catch let error as WebImageError {
-            failure = error
         } catch {
-            failure = .badImageData("\(error)")
+            failure = error
         }
     }
 
-    func currentImage() throws -> Image? {
+    func currentImage() throws(WebImageError) -> Image? {
         if let failure { throw failure }
         if let finalImage { return finalImage }
         let image = try makeCurrentImage()
@@ -70,7 +68,7 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
         return image
     }
 
-    private func makeCurrentImage() throws -> Image? {
+    private func makeCurrentImage() throws(WebImageError) -> Image? {
         let scale = options.scaleFactor >= 1 ? options.scaleFactor : 1
         if isAnimated || decoder == nil {
             // Too little data for a header (or an animation): only the complete file decodes.
@@ -86,7 +84,7 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
                 isThumbnail: isThumbnail)
         }
         if isFinal {
-            throw WebImageError.badImageData("the WebP download ended before the image was complete")
+            throw .badImageData("the WebP download ended before the image was complete")
         }
         var lastRow: Int32 = 0
         guard WebPIDecGetRGB(decoder, &lastRow, nil, nil, nil) != nil, lastRow > 0 else { return nil }
@@ -103,16 +101,20 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
 
     /// Reads the header from the bytes so far; once it is complete, checks the pixel limit and
     /// sets up the decoder. Returns false while the header is incomplete.
-    private func start(with data: Data) throws -> Bool {
+    private func start(with data: Data) throws(WebImageError) -> Bool {
         if isFinal {
             // The whole file is here: a header that still cannot be read is an error.
-            _ = try data.withUnsafeBytes { try WebPContainer.features(of: $0) }
+            _ = try data.withUnsafeBytesTyped { bytes throws(WebImageError) in try WebPContainer.features(of: bytes) }
         }
         if data.count >= 12, ImageFormat(detecting: data) != .webp {
-            throw WebImageError.badImageData("the data is not WebP")
+            throw .badImageData("the data is not WebP")
         }
         // Keep waiting while more bytes could complete the header.
-        guard let features = try data.withUnsafeBytes({ try WebPContainer.partialFeatures(of: $0) }) else {
+        guard
+            let features = try data.withUnsafeBytesTyped({ bytes throws(WebImageError) in
+                try WebPContainer.partialFeatures(of: bytes)
+            })
+        else {
             return false
         }
         let size = PixelSize(width: Int(features.width), height: Int(features.height))
@@ -134,7 +136,7 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
         config.initialize(to: WebPDecoderConfig())
         self.config = config
         guard WebPInitDecoderConfig(config) != 0 else {
-            throw WebImageError.badImageData("libwebp's decoder version does not match its headers")
+            throw .badImageData("libwebp's decoder version does not match its headers")
         }
         if let target {
             config.pointee.options.use_scaling = 1
@@ -147,7 +149,7 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
         config.pointee.output.u.RGBA.stride = Int32(outputSize.width * 4)
         config.pointee.output.u.RGBA.size = byteCount
         guard let decoder = WebPIDecode(nil, 0, config) else {
-            throw WebImageError.badImageData("libwebp could not start an incremental decoder")
+            throw .badImageData("libwebp could not start an incremental decoder")
         }
         self.decoder = decoder
         return true
