@@ -23,6 +23,7 @@ extension HTTPTransfer {
             head = modified
         }
         record.withLock { $0.response = head }
+        work.send(.responseHead(head))
         // A 304 answers our validators, whatever the acceptable codes say.
         if head.statusCode == 304, validatorsSent { throw WebImageError.cacheNotModified }
         if let codes = config.acceptableStatusCodes, !codes.contains(head.statusCode) {

@@ -62,11 +62,11 @@ public final class ImageDownloadToken: ImageLoadingOperation {
     func handle(_ event: DownloadEvent) {
         switch event {
         case .request(let request): state.withLock { $0.report.request = request }
-        case .response(let response): state.withLock { $0.report.response = response }
+        case .responseHead(let response): state.withLock { $0.report.response = response }
         case .partialImage(let image):
             let completion = state.withLock { $0.completion }
             completion?(.success(ImageLoadResult(image: image, data: nil, isFinished: false)))
-        case .progress, .bytes: break
+        case .response, .progress, .bytes: break
         }
         listener.handle(event)
     }
@@ -119,7 +119,7 @@ final class DownloadListener: Sendable {
             }
         case .partialImage(let image):
             if !isFinished { events?(.partialImage(image)) }
-        case .request, .bytes:
+        case .request, .responseHead, .bytes:
             break
         }
     }

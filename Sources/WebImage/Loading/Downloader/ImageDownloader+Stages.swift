@@ -88,7 +88,9 @@ extension ImageDownloader {
 enum DownloadEvent: Sendable {
     /// The request as sent, after the headers filter and request modifier.
     case request(ImageDownloadRequest)
-    /// The response head, after the response modifier, once it passed the checks.
+    /// The response head, after the response modifier, before it is checked.
+    case responseHead(ImageDownloadResponse)
+    /// The same head, once it passed the checks (status code, content type).
     case response(ImageDownloadResponse)
     /// Body bytes so far and the expected total (-1 when unknown).
     case progress(received: Int, expected: Int)
