@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import WebImage
 
-/// The transform flags of the command-line contract, shared by `convert` and `fetch`.
+/// The transform flags `convert` and `fetch` share, in the order they apply.
 struct TransformOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Resize to WxH pixels (upscaling allowed).", valueName: "WxH"))
     var resize: PixelSize?

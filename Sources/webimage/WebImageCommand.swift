@@ -14,7 +14,7 @@ struct WebImageCommand: AsyncParsableCommand {
 }
 
 /// Runs the command and turns every failure into one `error: <message>` line on standard error
-/// and a non-zero exit status, as the command-line contract requires.
+/// and a non-zero exit status, the shape scripts that call `webimage` rely on.
 @main
 enum WebImageMain {
     static func main() async {

@@ -80,7 +80,9 @@ struct TargetLoad: Sendable {
         load.attach(operation)
     }
 
-    /// Runs on the binding queue: SDWebImage's completion steps 6 and 7.
+    /// Runs on the binding queue once the manager calls back: marks the load finished, stops
+    /// the indicator, then shows the image (through the transition when one applies) and calls
+    /// the completion, in SDWebImage's order.
     private func finish(
         image: Image?, error: WebImageError?, cacheType: ImageCacheType, finished: Bool,
         _ indicator: (any WebImageIndicator)?, _ transition: WebImageTransition?

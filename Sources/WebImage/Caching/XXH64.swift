@@ -1,6 +1,6 @@
-/// XXH64 (xxHash, 64-bit): the disk cache's integrity check. Several times faster than a table
-/// CRC-32 in Swift (no table look-ups, four independent lanes), so checking an entry costs little
-/// next to decoding it; its 64 bits catch torn and damaged files as well as a CRC would.
+/// XXH64 (xxHash, 64-bit): the disk cache's integrity check. No table look-ups and four
+/// independent lanes make it cheaper than a table CRC-32, so checking an entry costs little next
+/// to decoding it; its 64 bits catch torn and damaged files as well as a CRC would.
 enum XXH64 {
     private static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
     private static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F

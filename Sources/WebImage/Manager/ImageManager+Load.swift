@@ -157,7 +157,7 @@ extension ImageManager {
         let subscription = loads.subscribe(
             LoadKey(load), priority: load.options.inheritedTaskPriority, events: events
         ) { [self] work in
-            work.run { [self] work throws(WebImageError) in try await run(load, sending: work.send) }
+            work.run { [self] work throws(WebImageError) in try await run(load) { work.send($0) } }
         }
         if subscription.joinedRunningWork { telemetry.loadJoined(url: load.url, key: load.fullKey) }
         guard registers else { return try await subscription.value() }

@@ -73,8 +73,9 @@ public final class ImagePrefetcher: Sendable {
         let jobs = urls.indices.map { PrefetchJob(token: token, index: $0) }
         token.state.withLock { $0.jobs = jobs }
         state.withLock { $0.tokens[ObjectIdentifier(token)] = token }
+        let runPriority = options.inheritedTaskPriority
         for job in jobs {
-            job.queued(queue.enqueue(priority: .normal) { [self] in start(job) })
+            job.queued(queue.enqueue(priority: .normal, runPriority: runPriority) { [self] _ in await run(job) })
         }
         return token
     }
@@ -95,25 +96,24 @@ public final class ImagePrefetcher: Sendable {
         for job in jobs ?? [] { job.cancel(leaving: queue) }
     }
 
-    /// Runs once the job has a slot.
-    private func start(_ job: PrefetchJob) {
-        guard !job.token.isCancelled else {
-            queue.release()
-            return
+    /// Loads one URL in a slot of the queue, which it keeps until the load ends.
+    private func run(_ job: PrefetchJob) async {
+        guard !job.token.isCancelled else { return }
+        let error = await withCheckedContinuation { (continuation: CheckedContinuation<WebImageError?, Never>) in
+            let operation = manager.loadImage(
+                with: job.url, options: job.token.options, context: job.token.context
+            ) { _, _, error, _, finished, _ in
+                guard finished, job.end() else { return }
+                continuation.resume(returning: error)
+            }
+            job.attach(operation)
         }
-        let operation = manager.loadImage(
-            with: job.url, options: job.token.options, context: job.token.context
-        ) { [self] _, _, error, _, finished, _ in
-            guard finished, job.end() else { return }
-            ended(job, error: error)
-        }
-        job.attach(operation)
+        ended(job, error: error)
     }
 
     private func ended(_ job: PrefetchJob, error: WebImageError?) {
         let token = job.token
         let url = job.url
-        queue.release()
         state.withLock { state in
             let counts = token.state.withLock { tokenState -> (Int, Int, Bool)? in
                 guard !tokenState.cancelled else { return nil }

@@ -11,8 +11,8 @@ import Foundation
 /// is skipped: an HTTP date is always GMT. Two-digit years 70–99 mean 1970–1999 and 00–69 mean
 /// 2000–2069. A date that does not exist (30 February, hour 24) reads as nil.
 ///
-/// Not a `DateFormatter`: one is not `Sendable`, and building one per call cost 110–260 µs per
-/// date on this project's machine, once or twice per response that carries `Expires`.
+/// Not a `DateFormatter`: one is not `Sendable`, and building one per call costs far more than
+/// this scan, once or twice per response that carries `Expires`.
 enum HTTPDate {
     static func parse(_ text: String) -> Date? {
         var text = text

@@ -5,7 +5,7 @@
 /// Asks the kernel to back a large, not-yet-touched pixel buffer with transparent huge pages.
 ///
 /// A 12 MP RGBA decode writes 48 MB into memory fresh from the kernel; with 4 KiB pages that is
-/// about 12,000 page faults, which measured as roughly half of the decode time here. Linux's
+/// about 12,000 page faults, a large share of the decode (see Benchmarks/README.md). Linux's
 /// default transparent-huge-page mode (`madvise`) only uses 2 MiB pages where asked, so this asks
 /// for the page-aligned interior of buffers of 4 MiB and more. A no-op elsewhere or on failure.
 enum HugePageAdvice {

@@ -6,18 +6,19 @@
 /// 1. The first subscriber of a key starts the work; later subscribers of the key join it.
 /// 2. Every subscriber gets the work's result, or an error as soon as it leaves
 ///    (``WebImageError/cancelled`` unless it names another); leaving never disturbs the others.
-/// 3. When the last subscriber leaves, the work is abandoned: its task is cancelled and the key
-///    is free at once, so the next subscriber starts new work rather than joining work that is
-///    stopping.
+/// 3. When the last subscriber leaves, the work is abandoned: what runs it is cancelled, its
+///    ``Work/onAbandoned(_:)`` handler runs, and the key is free at once, so the next
+///    subscriber starts new work rather than joining work that is stopping.
 /// 4. Finished work is never joined: its key is free before its result is handed out.
 /// 5. The work runs at the highest priority of its subscribers: a subscriber that joins or is
-///    raised above it escalates the work's task and calls its ``Work/onPriorityRaised(_:)`` handlers.
+///    raised above it escalates what runs it and calls its ``Work/onPriorityRaised(_:)`` handler.
 /// 6. Events the work sends reach every subscriber present when they are sent, in order.
 ///
-/// State changes happen under one lock per table and one per work; results, events and
-/// handlers run after the lock is released, never under it.
+/// State changes happen under one lock per table and one per work (a subscription's state is
+/// its work's); results, events, handlers and cancellation are handed out after the lock is
+/// released, never under it.
 package final class InFlightTable<Key: Hashable & Sendable, Value: Sendable, Event: Sendable>: Sendable {
-    /// What a work does in its task: it gets its handle, to send events and see whether anyone still waits.
+    /// What a work does: it gets its handle, to send events and see whether anyone still waits.
     package typealias Body = @Sendable (Work) async throws(WebImageError) -> Value
     package typealias Completion = @Sendable (Result<Value, WebImageError>) -> Void
     package typealias EventHandler = @Sendable (Event) -> Void
@@ -37,35 +38,37 @@ package final class InFlightTable<Key: Hashable & Sendable, Value: Sendable, Eve
 
     /// Subscribes to the work for `key`. If none runs, this subscription creates it and calls
     /// `start` with it before returning, on this thread: `start` sets the work up (a place in a
-    /// queue, a subscription to other work) and calls ``Work/run(_:)``. `completion`, if given,
-    /// gets the result exactly once, on whichever thread produced it; otherwise await
-    /// ``Subscription/value()``.
+    /// queue, a subscription to other work) and runs it (``Work/run(priority:_:)`` or
+    /// ``Work/run(in:_:)``). `completion`, if given, gets the result exactly once, on whichever
+    /// thread produced it; otherwise await ``Subscription/value()``.
     package func subscribe(
         _ key: Key, priority: TaskPriority, events: EventHandler? = nil, completion: Completion? = nil,
         start: (Work) -> Void
     ) -> Subscription {
-        let subscription = Subscription(priority: priority, events: events, completion: completion)
-        let (work, escalation) = works.withLock { works -> (Work, Work.Escalation?) in
+        let (subscription, escalation) = works.withLock { works -> (Subscription, Work.Escalation?) in
             // A closed work (finishing, or abandoned) refuses the newcomer: a new one replaces it.
-            if let existing = works[key], let escalation = existing.add(subscription) { return (existing, escalation) }
-            let created = Work(first: subscription) { [weak self] work in self?.remove(work, forKey: key) }
+            if let existing = works[key],
+                let joined = existing.add(priority: priority, events: events, completion: completion)
+            {
+                return joined
+            }
+            let created = Work(table: self, key: key)
             works[key] = created
-            return (created, nil)
+            return (created.first(priority: priority, events: events, completion: completion), nil)
         }
-        if let escalation {
-            work.raised(escalation)
-        } else {
-            start(work)
+        if !subscription.joinedRunningWork {
+            start(subscription.work)
+        } else if let escalation {
+            subscription.work.raised(escalation)
         }
         return subscription
     }
 
-    /// The result of the work for `key`, started with `body` if none runs. Cancelling the
-    /// calling task leaves the work at once with ``WebImageError/cancelled``; escalating the
-    /// calling task raises this subscriber.
-    package func value(
-        for key: Key, priority: TaskPriority? = nil, events: EventHandler? = nil, body: @escaping Body
-    ) async throws(WebImageError) -> Value {
+    /// The result of the work for `key`, started with `body` in a task of its own if none runs.
+    /// Cancelling the calling task leaves the work at once with ``WebImageError/cancelled``.
+    package func value(for key: Key, priority: TaskPriority? = nil, events: EventHandler? = nil, body: @escaping Body)
+        async throws(WebImageError) -> Value
+    {
         if Task.isCancelled { throw .cancelled }
         return try await subscribe(key, priority: priority ?? Task.currentPriority, events: events) { $0.run(body) }
             .value()
@@ -77,7 +80,7 @@ package final class InFlightTable<Key: Hashable & Sendable, Value: Sendable, Eve
         for work in all { work.cancelAll() }
     }
 
-    private func remove(_ work: Work, forKey key: Key) {
+    fileprivate func remove(_ work: Work, forKey key: Key) {
         works.withLock { works in
             if works[key] === work { works[key] = nil }
         }
@@ -87,49 +90,32 @@ package final class InFlightTable<Key: Hashable & Sendable, Value: Sendable, Eve
 extension InFlightTable {
     /// One subscriber's hold on a work: its result, its cancel and its priority.
     package final class Subscription: Sendable {
-        private struct Delivery {
-            var result: Result<Value, WebImageError>?
-            var completion: Completion?
-            var waiter: CheckedContinuation<Result<Value, WebImageError>, Never>?
-        }
-
+        /// The work subscribed to.
+        package let work: Work
+        /// Whether it joined work that was running already (rather than starting it).
+        package let joinedRunningWork: Bool
         let events: EventHandler?
-        /// The priority it asked for; the work's is the highest of its subscribers'.
-        let priority: TaskPriority
-        private let delivery: Locked<Delivery>
-        /// The work subscribed to: set once, under the table's lock, before the subscription is
-        /// handed to anyone; read-only from then on.
-        nonisolated(unsafe) private(set) var work: Work?
-        /// Whether it joined work that was running already (rather than starting it); set with ``work``.
-        nonisolated(unsafe) package private(set) var joinedRunningWork = false
+        let completion: Completion?
+        /// The result once delivered, and a task waiting for it; guarded by the work's lock.
+        nonisolated(unsafe) fileprivate var result: Result<Value, WebImageError>?
+        nonisolated(unsafe) fileprivate var waiter: UnsafeContinuation<Result<Value, WebImageError>, Never>?
 
-        fileprivate init(priority: TaskPriority, events: EventHandler?, completion: Completion?) {
-            self.priority = priority
-            self.events = events
-            delivery = Locked(Delivery(completion: completion))
-        }
-
-        fileprivate func join(_ work: Work, running: Bool) {
+        fileprivate init(work: Work, joined: Bool, events: EventHandler?, completion: Completion?) {
             self.work = work
-            joinedRunningWork = running
+            joinedRunningWork = joined
+            self.events = events
+            self.completion = completion
         }
 
         /// The work's result, or the error this subscription left with. Cancelling the calling
-        /// task cancels the subscription; escalating it raises the subscription's priority.
+        /// task cancels the subscription.
         package func value() async throws(WebImageError) -> Value {
             let result = await withTaskCancellationHandler {
-                await withTaskPriorityEscalationHandler {
-                    await withCheckedContinuation { continuation in
-                        let ready = delivery.withLock { delivery in
-                            if delivery.result == nil { delivery.waiter = continuation }
-                            return delivery.result
-                        }
-                        if let ready { continuation.resume(returning: ready) }
-                    }
-                } onPriorityEscalated: { [self] _, raised in
-                    raisePriority(to: raised)
+                // Resumed exactly once: the work hands every subscription its result once.
+                await withUnsafeContinuation { continuation in
+                    if let ready = work.wait(self, continuation) { continuation.resume(returning: ready) }
                 }
-            } onCancel: { [self] in
+            } onCancel: {
                 cancel()
             }
             return try result.get()
@@ -138,24 +124,18 @@ extension InFlightTable {
         /// Leaves the work: the subscriber gets `error` now (unless the result came first), and
         /// the work is abandoned if this was its last subscriber. Idempotent.
         package func cancel(with error: WebImageError = .cancelled) {
-            work?.remove(self, error: error)
+            work.remove(self, error: error)
         }
 
         /// Raises this subscriber's priority, and the work's if it is now the highest.
         package func raisePriority(to priority: TaskPriority) {
-            work?.raise(self, to: priority)
+            work.raise(self, to: priority)
         }
 
-        fileprivate func deliver(_ result: Result<Value, WebImageError>) {
-            let (completion, waiter) = delivery.withLock { delivery in
-                guard delivery.result == nil else { return (nil as Completion?, nil as CheckedContinuation<Result<Value, WebImageError>, Never>?) }
-                delivery.result = result
-                defer {
-                    delivery.completion = nil
-                    delivery.waiter = nil
-                }
-                return (delivery.completion, delivery.waiter)
-            }
+        /// Hands the result to the completion and the waiting task, outside the work's lock.
+        fileprivate func hand(
+            _ result: Result<Value, WebImageError>, to waiter: UnsafeContinuation<Result<Value, WebImageError>, Never>?
+        ) {
             completion?(result)
             waiter?.resume(returning: result)
         }
@@ -168,37 +148,55 @@ extension InFlightTable {
             var priority: TaskPriority
         }
 
-        /// What a raise must do outside the lock: escalate the task, tell the handlers.
+        /// What runs the work: its own task, or a job of a ``SlotQueue`` worker.
+        fileprivate enum Runner {
+            case task(Task<Void, Never>)
+            case job(SlotQueue.Job)
+
+            func cancel() {
+                switch self {
+                case .task(let task): task.cancel()
+                case .job(let job): job.interrupt()
+                }
+            }
+
+            func escalate(to priority: TaskPriority) {
+                switch self {
+                case .task(let task): task.escalatePriority(to: priority)
+                case .job(let job): job.escalate(to: priority)
+                }
+            }
+        }
+
+        /// What a raise must do outside the lock: escalate the runner, tell the handler.
         fileprivate struct Escalation {
-            var priority: TaskPriority?
-            var task: Task<Void, Never>?
-            var handlers: [@Sendable (TaskPriority) -> Void] = []
+            var priority: TaskPriority
+            var runner: Runner?
+            var handler: (@Sendable (TaskPriority) -> Void)?
         }
 
         private struct State {
-            var entries: [Entry]
+            var entries: [Entry] = []
             /// The event handlers of `entries`, kept apart so that sending copies no closures.
-            var listeners: [EventHandler]
-            var priority: TaskPriority
-            var task: Task<Void, Never>?
+            var listeners: [EventHandler] = []
+            var priority = TaskPriority.medium
+            var runner: Runner?
             /// Finished, or every subscriber left: nobody may join any more.
             var isClosed = false
             /// Every subscriber left before the result.
             var isAbandoned = false
-            var raiseHandlers: [@Sendable (TaskPriority) -> Void] = []
+            var raiseHandler: (@Sendable (TaskPriority) -> Void)?
+            var abandonHandler: (@Sendable () -> Void)?
         }
 
-        private let state: Locked<State>
-        private let detach: @Sendable (Work) -> Void
+        private let state = Locked(State())
+        /// Held strongly: a running work keeps its table; the table lets go of the work when it ends.
+        private let table: InFlightTable
+        private let key: Key
 
-        /// A work with its first subscriber (made under the table's lock).
-        fileprivate init(first: Subscription, detach: @escaping @Sendable (Work) -> Void) {
-            state = Locked(
-                State(
-                    entries: [Entry(subscription: first, priority: first.priority)],
-                    listeners: first.events.map { [$0] } ?? [], priority: first.priority))
-            self.detach = detach
-            first.join(self, running: false)
+        fileprivate init(table: InFlightTable, key: Key) {
+            self.table = table
+            self.key = key
         }
 
         /// Subscribers present now.
@@ -210,82 +208,155 @@ extension InFlightTable {
         /// Whether every subscriber has left.
         package var isAbandoned: Bool { state.withLock { $0.isAbandoned } }
 
-        /// Runs `body` in a new task at the work's priority and hands its result to the
-        /// subscribers. If they all left already, the task starts cancelled, so that what the
-        /// work set up before (a place in a queue, a subscription) is undone by its body.
-        package func run(_ body: @escaping Body) {
-            state.withLock { state in
-                let task = Task(priority: state.priority) { [self] in
-                    let result: Result<Value, WebImageError>
-                    do throws(WebImageError) {
-                        result = .success(try await body(self))
-                    } catch {
-                        result = .failure(error)
-                    }
-                    finish(result)
-                }
-                if state.isAbandoned { task.cancel() } else { state.task = task }
+        /// Runs `body` in a task of its own, at `priority` (by default the work's), and hands
+        /// its result to the subscribers. The task starts on this thread (as `Task.immediate`
+        /// does) and leaves it at its first suspension: no trip through the executor's queue to
+        /// set the work off. If every subscriber already left, it starts cancelled.
+        package func run(priority: TaskPriority? = nil, _ body: @escaping Body) {
+            let (workPriority, abandoned) = state.withLock { ($0.priority, $0.isAbandoned) }
+            let operation: @Sendable () async -> Void = { [self] in finish(await Self.outcome(of: body, self)) }
+            guard !abandoned else {
+                Task(priority: priority ?? workPriority, operation: operation).cancel()
+                return
+            }
+            let task = Task.immediate(priority: priority ?? workPriority, operation: operation)
+            attach(.task(task))
+        }
+
+        /// Runs `body` in the calling ``SlotQueue`` job, and hands its result to the
+        /// subscribers; abandoning the work interrupts the job.
+        package func run(in job: SlotQueue.Job, _ body: @escaping Body) async {
+            attach(.job(job))
+            finish(isAbandoned ? .failure(.cancelled) : await Self.outcome(of: body, self))
+        }
+
+        private static func outcome(of body: Body, _ work: Work) async -> Result<Value, WebImageError> {
+            do throws(WebImageError) {
+                return .success(try await body(work))
+            } catch {
+                return .failure(error)
             }
         }
 
-        /// Hands `event` to every subscriber present now.
-        package func send(_ event: Event) {
+        private func attach(_ runner: Runner) {
+            let cancel = state.withLock { state in
+                // A body that already finished leaves nothing to cancel.
+                if !state.isClosed { state.runner = runner }
+                return state.isAbandoned
+            }
+            if cancel { runner.cancel() }
+        }
+
+        /// Hands `event` to every subscriber present now; with none listening, the event is not
+        /// even made.
+        package func send(_ event: @autoclosure () -> Event) {
             let listeners = state.withLock { $0.listeners }
+            guard !listeners.isEmpty else { return }
+            let event = event()
             for listener in listeners { listener(event) }
         }
 
-        /// Calls `handler` with the work's priority now and whenever it rises.
+        /// Calls `handler` with the work's priority now and whenever it rises (one handler per work).
         package func onPriorityRaised(_ handler: @escaping @Sendable (TaskPriority) -> Void) {
             let current = state.withLock { state in
-                state.raiseHandlers.append(handler)
+                state.raiseHandler = handler
                 return state.priority
             }
             handler(current)
         }
 
-        /// Cancels the work's task without ending any subscriber: the work then ends them all
-        /// with whatever error it makes of being interrupted (a downloader's idle timeout).
-        package func interrupt() {
-            state.withLock { $0.task }?.cancel()
+        /// Calls `handler` once if every subscriber leaves before the work finishes (at once if
+        /// they already have): for undoing what the work set up before it runs, such as a place
+        /// in a queue. One handler per work.
+        package func onAbandoned(_ handler: @escaping @Sendable () -> Void) {
+            let abandoned = state.withLock { state in
+                if !state.isClosed { state.abandonHandler = handler }
+                return state.isAbandoned
+            }
+            if abandoned { handler() }
         }
 
-        /// Adds a subscriber (called under the table's lock); nil if the work is closed.
-        fileprivate func add(_ subscription: Subscription) -> Escalation? {
-            state.withLock { state -> Escalation? in
+        /// Cancels what runs the work without ending any subscriber: the work then ends them
+        /// all with whatever error it makes of being interrupted (a downloader's idle timeout).
+        package func interrupt() {
+            state.withLock { $0.runner }?.cancel()
+        }
+
+        // MARK: Subscribers (called by the table and the subscriptions)
+
+        /// The first subscriber of a new work (under the table's lock).
+        fileprivate func first(priority: TaskPriority, events: EventHandler?, completion: Completion?) -> Subscription {
+            let subscription = Subscription(work: self, joined: false, events: events, completion: completion)
+            state.withLock { state in
+                state.entries = [Entry(subscription: subscription, priority: priority)]
+                if let events { state.listeners = [events] }
+                state.priority = priority
+            }
+            return subscription
+        }
+
+        /// Adds a subscriber (under the table's lock); nil if the work is closed.
+        fileprivate func add(priority: TaskPriority, events: EventHandler?, completion: Completion?)
+            -> (Subscription, Escalation?)?
+        {
+            state.withLock { state -> (Subscription, Escalation?)? in
                 guard !state.isClosed else { return nil }
-                state.entries.append(Entry(subscription: subscription, priority: subscription.priority))
-                if let events = subscription.events { state.listeners.append(events) }
-                subscription.join(self, running: true)
-                guard subscription.priority > state.priority else { return Escalation() }
-                state.priority = subscription.priority
-                return Escalation(priority: subscription.priority, task: state.task, handlers: state.raiseHandlers)
+                let subscription = Subscription(work: self, joined: true, events: events, completion: completion)
+                state.entries.append(Entry(subscription: subscription, priority: priority))
+                if let events { state.listeners.append(events) }
+                guard priority > state.priority else { return (subscription, nil) }
+                state.priority = priority
+                return (subscription, Escalation(priority: priority, runner: state.runner, handler: state.raiseHandler))
+            }
+        }
+
+        /// The result if it is there already, else records `waiter` to get it.
+        fileprivate func wait(
+            _ subscription: Subscription, _ waiter: UnsafeContinuation<Result<Value, WebImageError>, Never>
+        ) -> Result<Value, WebImageError>? {
+            state.withLock { _ in
+                if subscription.result == nil { subscription.waiter = waiter }
+                return subscription.result
             }
         }
 
         fileprivate func remove(_ subscription: Subscription, error: WebImageError) {
-            let (found, abandoned) = state.withLock { state -> (Bool, Task<Void, Never>??) in
+            typealias Waiter = UnsafeContinuation<Result<Value, WebImageError>, Never>
+            let (waiter, abandoned) = state.withLock { state -> (Waiter??, (Runner?, (@Sendable () -> Void)?)?) in
                 guard let index = state.entries.firstIndex(where: { $0.subscription === subscription }) else {
-                    return (false, nil)
+                    return (nil, nil)
                 }
                 state.entries.remove(at: index)
                 if subscription.events != nil { state.listeners = state.entries.compactMap(\.subscription.events) }
-                guard state.entries.isEmpty, !state.isClosed else { return (true, nil) }
+                let waiter = Self.take(subscription, result: .failure(error))
+                guard state.entries.isEmpty, !state.isClosed else { return (.some(waiter), nil) }
                 state.isClosed = true
                 state.isAbandoned = true
                 defer {
-                    state.task = nil
-                    state.raiseHandlers = []
+                    state.runner = nil
+                    state.raiseHandler = nil
+                    state.abandonHandler = nil
                 }
-                return (true, .some(state.task))
+                return (.some(waiter), (state.runner, state.abandonHandler))
             }
-            guard found else { return }
-            if let task = abandoned {
-                detach(self)
-                subscription.deliver(.failure(error))
-                task?.cancel()
+            guard let waiter else { return }
+            if let (runner, handler) = abandoned {
+                table.remove(self, forKey: key)
+                subscription.hand(.failure(error), to: waiter)
+                runner?.cancel()
+                handler?()
             } else {
-                subscription.deliver(.failure(error))
+                subscription.hand(.failure(error), to: waiter)
             }
+        }
+
+        /// Records `result` on a subscription (under this work's lock) and takes its waiter.
+        private static func take(_ subscription: Subscription, result: Result<Value, WebImageError>)
+            -> UnsafeContinuation<Result<Value, WebImageError>, Never>?
+        {
+            subscription.result = result
+            defer { subscription.waiter = nil }
+            return subscription.waiter
         }
 
         fileprivate func raise(_ subscription: Subscription, to priority: TaskPriority) {
@@ -296,15 +367,14 @@ extension InFlightTable {
                 state.entries[index].priority = priority
                 guard priority > state.priority else { return nil }
                 state.priority = priority
-                return Escalation(priority: priority, task: state.task, handlers: state.raiseHandlers)
+                return Escalation(priority: priority, runner: state.runner, handler: state.raiseHandler)
             }
             if let escalation { raised(escalation) }
         }
 
         fileprivate func raised(_ escalation: Escalation) {
-            guard let priority = escalation.priority else { return }
-            escalation.task?.escalatePriority(to: priority)
-            for handler in escalation.handlers { handler(priority) }
+            escalation.runner?.escalate(to: escalation.priority)
+            escalation.handler?(escalation.priority)
         }
 
         fileprivate func cancelAll() {
@@ -313,18 +383,20 @@ extension InFlightTable {
         }
 
         private func finish(_ result: Result<Value, WebImageError>) {
-            let subscriptions = state.withLock { state -> [Subscription] in
+            typealias Waiter = UnsafeContinuation<Result<Value, WebImageError>, Never>
+            let handed = state.withLock { state -> [(Subscription, Waiter?)] in
                 state.isClosed = true
-                state.task = nil
+                state.runner = nil
                 state.listeners = []
-                state.raiseHandlers = []
+                state.raiseHandler = nil
+                state.abandonHandler = nil
                 defer { state.entries = [] }
-                return state.entries.map(\.subscription)
+                return state.entries.map { ($0.subscription, Self.take($0.subscription, result: result)) }
             }
             // Free the key first: a subscriber that reacts to the result by asking again
             // must start new work, not find this finished one.
-            detach(self)
-            for subscription in subscriptions { subscription.deliver(result) }
+            table.remove(self, forKey: key)
+            for (subscription, waiter) in handed { subscription.hand(result, to: waiter) }
         }
     }
 }

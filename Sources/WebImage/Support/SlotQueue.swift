@@ -1,12 +1,19 @@
-/// A fixed number of slots, and the line of work waiting for one: the library's one queue. The
-/// downloader's transfers wait here for one of its ``ImageDownloader/maxConcurrentDownloads``
-/// slots, the prefetcher's loads for one of its ``ImagePrefetcher/maxConcurrentPrefetchCount``.
+/// A fixed number of slots, the line of jobs waiting for one, and the tasks that run them: the
+/// library's one queue. The downloader's transfers wait here for one of its
+/// ``ImageDownloader/maxConcurrentDownloads`` slots, the prefetcher's loads for one of its
+/// ``ImagePrefetcher/maxConcurrentPrefetchCount``.
 ///
-/// A place in line is taken synchronously (``enqueue(priority:onGrant:)``), so work queued
-/// one call after another is served in that order whatever threads later run it. The line is
-/// served by priority, then first-in-first-out or last-in-first-out. A place can be left or
-/// raised at any time, in constant time: both are lazy, and stale entries are skipped when
-/// they reach the front.
+/// - A place in line is taken synchronously (``enqueue(priority:runPriority:job:)``), so jobs
+///   queued one call after another start in that order, whatever threads later run them.
+/// - The line is served by priority, then first-in-first-out or last-in-first-out. A place can
+///   be left or raised at any time, in constant time: both are lazy, and stale entries are
+///   skipped when they reach the front.
+/// - Jobs run in worker tasks, one per busy slot. A worker that finishes a job takes the next
+///   one that asks for its task priority, in the same task; otherwise it gives the slot back
+///   and ends, and a new worker starts for the next job. A queue that stays busy creates a task
+///   per slot, not per job.
+/// - A running job can be interrupted through its ``Job``: that cancels its worker's task, and
+///   the worker ends after the job (a task's cancellation cannot be undone for the next job).
 package final class SlotQueue: Sendable {
     package enum Order: Sendable {
         case fifo, lifo
@@ -17,60 +24,18 @@ package final class SlotQueue: Sendable {
         package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
-    /// One place in line; it is granted a slot exactly once, unless it leaves first.
+    /// What a waiting place runs once it has a slot.
+    package typealias Work = @Sendable (Job) async -> Void
+
+    /// One place in line; its work runs exactly once, unless it leaves first.
     package final class Ticket: Sendable {
-        private struct State {
-            var granted = false
-            /// It left the line: a wait for it ends at once, without a slot.
-            var refused = false
-            var waiter: CheckedContinuation<Bool, Never>?
-            var onGrant: (@Sendable () -> Void)?
-        }
+        /// What runs, and at which task priority; read and cleared only under the queue's lock.
+        nonisolated(unsafe) fileprivate var work: Work?
+        fileprivate let runPriority: TaskPriority
 
-        private let state: Locked<State>
-
-        fileprivate init(onGrant: (@Sendable () -> Void)?) {
-            state = Locked(State(onGrant: onGrant))
-        }
-
-        /// Whether a task waits for this ticket now.
-        var isAwaited: Bool { state.withLock { $0.waiter != nil } }
-
-        fileprivate func grant() {
-            let (waiter, onGrant) = state.withLock { state in
-                state.granted = true
-                defer {
-                    state.waiter = nil
-                    state.onGrant = nil
-                }
-                return (state.waiter, state.onGrant)
-            }
-            waiter?.resume(returning: true)
-            onGrant?()
-        }
-
-        fileprivate func wait() async -> Bool {
-            await withCheckedContinuation { continuation in
-                let answer = state.withLock { state -> Bool? in
-                    if state.granted { return true }
-                    if state.refused { return false }
-                    state.waiter = continuation
-                    return nil
-                }
-                if let answer { continuation.resume(returning: answer) }
-            }
-        }
-
-        /// Ends a wait without a slot (the ticket left the line), and lets go of `onGrant`.
-        fileprivate func refuse() {
-            state.withLock { state -> CheckedContinuation<Bool, Never>? in
-                state.refused = true
-                defer {
-                    state.waiter = nil
-                    state.onGrant = nil
-                }
-                return state.waiter
-            }?.resume(returning: false)
+        fileprivate init(work: @escaping Work, runPriority: TaskPriority) {
+            self.work = work
+            self.runPriority = runPriority
         }
     }
 
@@ -81,12 +46,16 @@ package final class SlotQueue: Sendable {
         var suspended = false
         let order: Order
 
-        /// Takes the next tickets while slots are free, counting them as running.
-        mutating func takeGrantable() -> [Ticket] {
-            var granted: [Ticket] = []
-            while !suspended, running < slots, let next = line.popNext(lifo: order == .lifo) {
+        var canGrant: Bool { !suspended && running < slots }
+
+        /// Takes the next tickets' work while slots are free, counting them as running.
+        mutating func takeGrantable() -> [(Work, TaskPriority)] {
+            var granted: [(Work, TaskPriority)] = []
+            while canGrant, let next = line.popNext(lifo: order == .lifo) {
+                guard let work = next.work else { continue }
+                next.work = nil
                 running += 1
-                granted.append(next)
+                granted.append((work, next.runPriority))
             }
             return granted
         }
@@ -99,61 +68,53 @@ package final class SlotQueue: Sendable {
         state = Locked(State(slots: max(slots, 1), order: order))
     }
 
-    /// Slots in all; raising it grants waiting tickets at once, lowering it lets running work end.
+    /// Slots in all; raising it starts waiting jobs at once, lowering it lets running jobs end.
     package var slots: Int {
         get { state.withLock { $0.slots } }
-        set { grant(state.withLock { state in
-            state.slots = max(newValue, 1)
-            return state.takeGrantable()
-        }) }
+        set {
+            start(
+                state.withLock { state in
+                    state.slots = max(newValue, 1)
+                    return state.takeGrantable()
+                })
+        }
     }
 
-    /// While true, no ticket is granted; running work goes on.
+    /// While true, no job starts; running ones go on.
     package var isSuspended: Bool {
         get { state.withLock { $0.suspended } }
-        set { grant(state.withLock { state in
-            state.suspended = newValue
-            return state.takeGrantable()
-        }) }
+        set {
+            start(
+                state.withLock { state in
+                    state.suspended = newValue
+                    return state.takeGrantable()
+                })
+        }
     }
 
-    /// Tickets waiting, and slots taken.
+    /// Jobs waiting, and slots taken.
     package var counts: (waiting: Int, running: Int) { state.withLock { ($0.line.count, $0.running) } }
 
-    /// Takes a place in line; `onGrant`, if given, runs once a slot is granted (possibly before
-    /// this returns, on this thread). The holder of a granted ticket must ``release()`` its slot.
-    package func enqueue(priority: Priority, onGrant: (@Sendable () -> Void)? = nil) -> Ticket {
-        let ticket = Ticket(onGrant: onGrant)
-        grant(state.withLock { state in
-            state.line.append(ticket, priority: priority)
-            return state.takeGrantable()
-        })
+    /// Takes a place in line for `work`, which runs once a slot is free (possibly starting on
+    /// this thread before this returns) in a task at `runPriority`.
+    package func enqueue(priority: Priority, runPriority: TaskPriority, work: @escaping Work) -> Ticket {
+        let ticket = Ticket(work: work, runPriority: runPriority)
+        start(
+            state.withLock { state in
+                state.line.append(ticket, priority: priority)
+                return state.takeGrantable()
+            })
         return ticket
     }
 
-    /// Waits until `ticket` is granted a slot. If the calling task is cancelled first, the
-    /// ticket leaves the line and this throws ``WebImageError/cancelled``; a raise of the calling
-    /// task's priority raises the ticket.
-    package func wait(for ticket: Ticket) async throws(WebImageError) {
-        let granted = await withTaskCancellationHandler {
-            await withTaskPriorityEscalationHandler {
-                await ticket.wait()
-            } onPriorityEscalated: { [self] _, raised in
-                raise(ticket, to: Priority(raised))
-            }
-        } onCancel: { [self] in
-            leave(ticket)
-        }
-        if !granted { throw .cancelled }
-    }
-
-    /// Takes `ticket` out of the line (a wait for it ends without a slot); false if it was
-    /// granted already, and its holder owns a slot.
+    /// Takes `ticket` out of the line; false if its work started already.
     @discardableResult
     package func leave(_ ticket: Ticket) -> Bool {
-        let removed = state.withLock { $0.line.remove(ticket) }
-        if removed { ticket.refuse() }
-        return removed
+        state.withLock { state in
+            guard state.line.remove(ticket) else { return false }
+            ticket.work = nil
+            return true
+        }
     }
 
     /// Moves a waiting ticket up to `priority` (never down), behind that priority's current line.
@@ -161,16 +122,108 @@ package final class SlotQueue: Sendable {
         state.withLock { $0.line.raise(ticket, to: priority) }
     }
 
-    /// Gives a granted ticket's slot back; the next waiting ticket takes it.
-    package func release() {
-        grant(state.withLock { state in
-            state.running -= 1
-            return state.takeGrantable()
-        })
+    // MARK: Workers
+
+    /// Starts a worker for each granted ticket's work. It starts on this thread (as
+    /// `Task.immediate` does) and leaves it at the work's first suspension.
+    private func start(_ granted: [(Work, TaskPriority)]) {
+        for (work, priority) in granted {
+            let worker = Worker()
+            worker.attach(Task.immediate(priority: priority) { [self] in await run(first: work, priority: priority, in: worker) })
+        }
     }
 
-    private func grant(_ tickets: [Ticket]) {
-        for ticket in tickets { ticket.grant() }
+    /// A worker's life: jobs one after another, while the next asks for its priority.
+    private func run(first: @escaping Work, priority: TaskPriority, in worker: Worker) async {
+        var next: Work? = first
+        while let work = next {
+            let job = worker.begin()
+            await work(job)
+            next = worker.end(job) ? handOver(priority: priority) : nil
+        }
+        // The slot of an interrupted worker, or of one with nothing fitting to do, goes back.
+        start(
+            state.withLock { state in
+                state.running -= 1
+                return state.takeGrantable()
+            })
+    }
+
+    /// The next job for a worker at `priority`, keeping its slot; nil if the next one needs
+    /// another priority (or nothing waits, or the slots were reduced or suspended).
+    private func handOver(priority: TaskPriority) -> Work? {
+        state.withLock { state in
+            guard !state.suspended, state.running <= state.slots,
+                let next = state.line.popNext(lifo: state.order == .lifo, ifRunPriority: priority)
+            else { return nil }
+            defer { next.work = nil }
+            return next.work
+        }
+    }
+
+    /// A running job's handle on its worker: what interrupts or raises it.
+    package struct Job: Sendable {
+        fileprivate let worker: Worker
+        fileprivate let number: UInt64
+
+        /// Cancels the worker's task while it still runs this job; the worker then ends.
+        package func interrupt() { worker.interrupt(number) }
+
+        /// Raises the worker's task to `priority` while it still runs this job.
+        package func escalate(to priority: TaskPriority) { worker.escalate(number, to: priority) }
+    }
+
+    /// One worker task and the job it runs now.
+    fileprivate final class Worker: Sendable {
+        private struct State {
+            var task: Task<Void, Never>?
+            var job: UInt64 = 0
+            var running = false
+            var interrupted = false
+        }
+
+        private let state = Locked(State())
+
+        func attach(_ task: Task<Void, Never>) {
+            let interrupted = state.withLock { state in
+                state.task = task
+                return state.interrupted
+            }
+            if interrupted { task.cancel() }
+        }
+
+        func begin() -> Job {
+            let number = state.withLock { state in
+                state.job += 1
+                state.running = true
+                return state.job
+            }
+            return Job(worker: self, number: number)
+        }
+
+        /// Whether the worker may take another job (it was not interrupted).
+        func end(_ job: Job) -> Bool {
+            state.withLock { state in
+                state.running = false
+                if !state.interrupted { return true }
+                state.task = nil
+                return false
+            }
+        }
+
+        func interrupt(_ number: UInt64) {
+            let task = state.withLock { state -> Task<Void, Never>? in
+                guard state.running, state.job == number else { return nil }
+                state.interrupted = true
+                return state.task
+            }
+            task?.cancel()
+        }
+
+        func escalate(_ number: UInt64, to priority: TaskPriority) {
+            let task = state.withLock { state in state.running && state.job == number ? state.task : nil }
+            task?.escalatePriority(to: priority)
+        }
     }
 }
 
@@ -228,29 +281,33 @@ private struct WaitingLine {
         places.removeValue(forKey: ObjectIdentifier(ticket)) != nil
     }
 
-    /// The next ticket: the highest priority first; within it the oldest (FIFO) or the newest (LIFO).
-    mutating func popNext(lifo: Bool) -> SlotQueue.Ticket? {
+    /// The next ticket: the highest priority first; within it the oldest (FIFO) or the newest
+    /// (LIFO). With `ifRunPriority`, only if that ticket runs at this task priority.
+    mutating func popNext(lifo: Bool, ifRunPriority runPriority: TaskPriority? = nil) -> SlotQueue.Ticket? {
         for index in stride(from: buckets.count - 1, through: 0, by: -1) {
             while heads[index] < buckets[index].count {
-                let entry: Entry
-                if lifo {
-                    entry = buckets[index].removeLast()
-                } else {
-                    entry = buckets[index][heads[index]]
-                    heads[index] += 1
+                let entry = lifo ? buckets[index][buckets[index].count - 1] : buckets[index][heads[index]]
+                guard let place = places[entry.id], place.serial == entry.serial else {
+                    drop(index, lifo: lifo)
+                    continue
                 }
-                compact(index)
-                if let place = places[entry.id], place.serial == entry.serial {
-                    places[entry.id] = nil
-                    return place.ticket
-                }
+                if let runPriority, place.ticket.runPriority != runPriority { return nil }
+                drop(index, lifo: lifo)
+                places[entry.id] = nil
+                return place.ticket
             }
         }
         return nil
     }
 
-    /// Drops consumed entries once they are the larger part of a bucket.
-    private mutating func compact(_ index: Int) {
+    /// Drops the entry at the end `popNext` reads, and the consumed entries once they are the
+    /// larger part of the bucket.
+    private mutating func drop(_ index: Int, lifo: Bool) {
+        if lifo {
+            buckets[index].removeLast()
+        } else {
+            heads[index] += 1
+        }
         if heads[index] == buckets[index].count {
             buckets[index].removeAll(keepingCapacity: true)
             heads[index] = 0

@@ -153,8 +153,9 @@ public struct WebImageContext: Sendable {
         get { storage.values.loaderCachedData }
         set { update { $0.loaderCachedData = newValue } }
     }
-    /// Called with this request's response head as soon as it arrives (ours; seed 002's
-    /// per-request response callback).
+    /// Called with this request's response head (status and headers) as soon as it arrives
+    /// and passes the downloader's checks; each caller gets its own call, even when callers
+    /// share one transfer (ours: SDWebImage has no per-request response callback).
     public var downloadResponseHandler: ImageDownloadResponseHandler? {
         get { storage.values.downloadResponseHandler }
         set { update { $0.downloadResponseHandler = newValue } }

@@ -3,101 +3,122 @@ import Testing
 
 @testable import WebImage
 
-/// The one queue: slots, and the line of work waiting for one.
-@Suite("SlotQueue: slots and the line waiting for them")
+/// The one queue: slots, the line of jobs waiting for one, and the workers that run them.
+@Suite("SlotQueue: slots, the line waiting for them, and their workers")
 struct SlotQueueTests {
-    /// Records the order in which tickets are granted.
-    final class Grants: Sendable {
-        private let order = Locked<[String]>([])
-        var all: [String] { order.withLock { $0 } }
-        func record(_ name: String) -> @Sendable () -> Void { { [self] in order.withLock { $0.append(name) } } }
+    /// Records the order in which jobs start, and holds each one at a gate until released.
+    final class Jobs: Sendable {
+        private let state = Locked<(started: [String], gates: [String: Gate])>(([], [:]))
+        var started: [String] { state.withLock { $0.started } }
+
+        /// A job that records its start, then waits until ``finish(_:)`` lets it end.
+        func job(_ name: String) -> SlotQueue.Work {
+            let gate = Gate()
+            state.withLock { $0.gates[name] = gate }
+            return { [self] _ in
+                state.withLock { $0.started.append(name) }
+                await gate.wait()
+            }
+        }
+
+        func finish(_ name: String) { state.withLock { $0.gates[name] }?.open() }
     }
 
-    @Test func highestPriorityFirstFIFOWithinOneAndARaiseAndALeaveTakeEffect() {
-        let queue = SlotQueue(slots: 1)
-        let grants = Grants()
-        let running = queue.enqueue(priority: .normal, onGrant: grants.record("running"))
-        let tickets = (0..<5).map { index in
-            queue.enqueue(priority: index == 4 ? .low : .normal, onGrant: grants.record("\(index)"))
+    private func enqueue(
+        _ queue: SlotQueue, _ jobs: Jobs, _ name: String, _ priority: SlotQueue.Priority = .normal
+    ) -> SlotQueue.Ticket {
+        queue.enqueue(priority: priority, runPriority: .medium, work: jobs.job(name))
+    }
+
+    /// Lets the jobs in `names` end one after another, each once the next one has started.
+    private func drain(_ queue: SlotQueue, _ jobs: Jobs, _ names: [String]) async {
+        for (index, name) in names.enumerated() {
+            #expect(await eventually { jobs.started.count >= index + 1 })
+            jobs.finish(name)
         }
+        #expect(await eventually { queue.counts == (waiting: 0, running: 0) })
+    }
+
+    @Test func highestPriorityFirstFIFOWithinOneAndARaiseAndALeaveTakeEffect() async {
+        let queue = SlotQueue(slots: 1)
+        let jobs = Jobs()
+        let running = enqueue(queue, jobs, "running")
+        let tickets = (0..<5).map { enqueue(queue, jobs, "\($0)", $0 == 4 ? .low : .normal) }
         queue.raise(tickets[2], to: .high)
         queue.raise(tickets[3], to: .low)
         #expect(queue.leave(tickets[1]))
-        #expect(!queue.leave(running), "a granted ticket cannot leave: its holder owns the slot")
+        #expect(!queue.leave(running), "a started job cannot leave: it owns its slot")
         #expect(queue.counts == (waiting: 4, running: 1))
-        for _ in 0..<5 { queue.release() }
-        #expect(grants.all == ["running", "2", "0", "3", "4"])
-        #expect(queue.counts == (waiting: 0, running: 0))
+        await drain(queue, jobs, ["running", "2", "0", "3", "4"])
+        #expect(jobs.started == ["running", "2", "0", "3", "4"])
     }
 
-    @Test func lifoServesTheNewestTicketFirst() {
+    @Test func lifoServesTheNewestJobFirst() async {
         let queue = SlotQueue(slots: 1, order: .lifo)
-        let grants = Grants()
-        for name in ["a", "b", "c", "d"] { _ = queue.enqueue(priority: .normal, onGrant: grants.record(name)) }
-        for _ in 0..<4 { queue.release() }
-        #expect(grants.all == ["a", "d", "c", "b"])
+        let jobs = Jobs()
+        for name in ["a", "b", "c", "d"] { _ = enqueue(queue, jobs, name) }
+        await drain(queue, jobs, ["a", "d", "c", "b"])
+        #expect(jobs.started == ["a", "d", "c", "b"])
     }
 
-    @Test func moreSlotsGrantWaitingTicketsAtOnceAndSuspensionHoldsThem() {
+    @Test func moreSlotsStartWaitingJobsAtOnceAndSuspensionHoldsThem() async {
         let queue = SlotQueue(slots: 1)
-        let grants = Grants()
+        let jobs = Jobs()
         queue.isSuspended = true
-        for name in ["a", "b", "c"] { _ = queue.enqueue(priority: .normal, onGrant: grants.record(name)) }
-        #expect(grants.all.isEmpty)
+        for name in ["a", "b", "c"] { _ = enqueue(queue, jobs, name) }
+        #expect(jobs.started.isEmpty)
         queue.isSuspended = false
-        #expect(grants.all == ["a"])
+        #expect(await eventually { jobs.started == ["a"] })
         queue.slots = 3
-        #expect(grants.all == ["a", "b", "c"])
+        #expect(await eventually { jobs.started.count == 3 })
         queue.slots = 0
         #expect(queue.slots == 1)
+        await drain(queue, jobs, ["a", "b", "c"])
     }
 
-    @Test func ticketsThatLeftTheLineAreNotKeptAliveByIt() {
+    @Test func ticketsThatLeftTheLineAreNotKeptAliveByIt() async {
         let queue = SlotQueue(slots: 1)
+        let jobs = Jobs()
         weak var left: SlotQueue.Ticket?
         weak var raised: SlotQueue.Ticket?
-        _ = queue.enqueue(priority: .normal)
+        _ = enqueue(queue, jobs, "running")
         do {
-            let leaving = queue.enqueue(priority: .normal)
-            let raising = queue.enqueue(priority: .normal)
+            let leaving = enqueue(queue, jobs, "left")
+            let raising = enqueue(queue, jobs, "raised")
             left = leaving
             raised = raising
             queue.leave(leaving)
             queue.raise(raising, to: .high)
-            queue.release()
         }
+        await drain(queue, jobs, ["running", "raised"])
         // The entries left behind name these tickets; they must not own them.
         #expect(left == nil)
         #expect(raised == nil)
     }
 
-    @Test func aWaitEndsWhenTheTicketIsGrantedAndACancelledWaitLeavesTheLine() async throws {
+    @Test func oneWorkerRunsJobsOfItsPriorityBackToBackAndAnInterruptedOneEnds() async {
         let queue = SlotQueue(slots: 1)
-        let holder = queue.enqueue(priority: .normal)
-        let cancelled = queue.enqueue(priority: .normal)
-        let served = queue.enqueue(priority: .normal)
-        try await queue.wait(for: holder)
-        let waiting = Task { try await queue.wait(for: cancelled) }
-        waiting.cancel()
-        await #expect(throws: WebImageError.cancelled) { try await waiting.value }
-        #expect(queue.counts == (waiting: 1, running: 1))
-        let next = Task { try await queue.wait(for: served) }
-        queue.release()
-        try await next.value
-        #expect(queue.counts == (waiting: 0, running: 1))
-    }
-
-    @Test func raisingTheWaitingTaskRaisesItsTicket() async throws {
-        let queue = SlotQueue(slots: 1)
-        let grants = Grants()
-        _ = queue.enqueue(priority: .normal, onGrant: grants.record("running"))
-        _ = queue.enqueue(priority: .normal, onGrant: grants.record("normal"))
-        let low = queue.enqueue(priority: .low, onGrant: grants.record("escalated"))
-        let waiter = Task(priority: .low) { try await queue.wait(for: low) }
-        #expect(await eventually { low.isAwaited })
-        waiter.escalatePriority(to: .high)
-        queue.release()
-        try await waiter.value
-        #expect(grants.all == ["running", "escalated"])
+        let tasks = Locked<[Int]>([])
+        let interrupted = Locked<[Bool]>([])
+        let gate = Gate()
+        for index in 0..<4 {
+            _ = queue.enqueue(priority: .normal, runPriority: .medium) { job in
+                // A task's address tells tasks apart while they run.
+                withUnsafeCurrentTask { task in tasks.withLock { $0.append(task.map { $0.hashValue } ?? 0) } }
+                if index == 1 {
+                    job.interrupt()
+                    await gate.wait()
+                }
+                interrupted.withLock { $0.append(Task.isCancelled) }
+            }
+        }
+        gate.open()
+        #expect(await eventually { queue.counts == (waiting: 0, running: 0) })
+        let seen = tasks.withLock { $0 }
+        #expect(seen.count == 4)
+        #expect(seen[0] == seen[1], "the second job runs in the first one's worker")
+        #expect(seen[2] != seen[1], "an interrupted worker ends; a new one runs the next job")
+        #expect(seen[3] == seen[2])
+        #expect(interrupted.withLock { $0 } == [false, true, false, false])
     }
 }

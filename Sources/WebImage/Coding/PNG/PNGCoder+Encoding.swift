@@ -4,9 +4,8 @@ import Foundation
 extension PNGCoder {
     /// The zlib level used for encoding, chosen for speed. PNG is lossless, so
     /// `compressionQuality` does not apply (as in SDWebImage). Rows use the Up filter rather than
-    /// libpng's adaptive choice: measured on 1024×1024 RGBA, level 3 + Up encodes in about 0.7× the
-    /// time of level 3 + adaptive and about 0.5× that of zlib's default level 6, for files 3 % (noisy
-    /// photo) to 15 % (smooth gradient) larger than adaptive filtering at the same level.
+    /// libpng's adaptive choice: it encodes markedly faster for files a little larger (the
+    /// figures are in Benchmarks/README.md).
     public static let compressionLevel: Int32 = 3
 
     /// Encodes the upright pixels (``Image/orientation`` applied) of the still image or first

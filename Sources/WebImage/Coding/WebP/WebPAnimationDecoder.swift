@@ -50,8 +50,8 @@ final class WebPAnimationDecoder {
         bytes.deallocate()
     }
 
-    /// Whether libwebp filters frames on a second thread. Off: no measurable gain for a
-    /// 20-frame 480×360 animation (about 40 ms either way on the shared 2-core machine).
+    /// Whether libwebp filters frames on a second thread. Off, as for stills: it gains nothing
+    /// on an animation either (Benchmarks/README.md).
     static let useThreads = false
 
     /// Bytes of pixels libwebp holds: the current canvas and the previous disposed canvas.

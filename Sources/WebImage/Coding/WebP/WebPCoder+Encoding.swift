@@ -22,8 +22,8 @@ extension WebPCoder {
     }
 
     /// Binary search over integer qualities below `upper` for the largest output within `limit`.
-    /// libwebp's own `target_size` is not reliable (measured with libwebp 1.2.4 on a 2000×1500
-    /// photo: 2× over the target with 3 passes, 1.6× with 6, ignored with 1), so sizes are measured.
+    /// libwebp's own `target_size` overshoots or ignores the target (Benchmarks/README.md), so
+    /// each candidate's size is checked.
     private static func searchQuality(
         _ bitmap: ImageBitmap, below upper: Int, limit: Int, smallest: Data
     ) throws(WebImageError) -> Data {

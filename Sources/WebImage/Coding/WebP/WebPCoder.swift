@@ -97,8 +97,8 @@ public struct WebPCoder: ProgressiveImageCoding, AnimatedImageCoding {
         }
     }
 
-    /// Whether still decodes let libwebp filter on a second thread. Off: on the shared 2-core
-    /// machine a 2000×1500 decode took the same time with and without (about 25 ms either way),
-    /// and a server decoding several images at once already keeps every core busy.
+    /// Whether still decodes let libwebp filter on a second thread. Off: it gains nothing on a
+    /// still decode (Benchmarks/README.md), and a server decoding several images at once already
+    /// keeps every core busy.
     static let useThreads = false
 }

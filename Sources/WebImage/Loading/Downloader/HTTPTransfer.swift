@@ -67,8 +67,7 @@ struct HTTPTransfer: Sendable {
         return request
     }
 
-    /// Decrypts the body, turns bytes identical to the cached ones into `cacheNotModified`, and
-    /// keeps what a cache needs of the headers.
+    /// Decrypts the body, and turns bytes identical to the cached ones into `cacheNotModified`.
     private func finish(_ body: Data, response: ImageDownloadResponse) throws(WebImageError) -> DownloadedBody {
         var data = body
         if let decryptor = context?.downloadDecryptor ?? environment.decryptor {
@@ -81,10 +80,7 @@ struct HTTPTransfer: Sendable {
         if options.contains(.ignoreCachedResponse), let cached = context?.loaderCachedData, cached == data {
             throw .cacheNotModified
         }
-        var fields: [String: String] = [:]
-        for (name, value) in response.headers.fields { fields[name] = value }
-        return DownloadedBody(
-            data: data, metadata: DiskCacheMetadata(httpHeaders: fields), report: record.withLock { $0 })
+        return DownloadedBody(data: data, report: record.withLock { $0 })
     }
 
     /// Runs attempts until one succeeds or the retry policy gives up.

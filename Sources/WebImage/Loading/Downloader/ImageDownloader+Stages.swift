@@ -6,7 +6,9 @@ import Foundation
 ///
 /// Callers of one URL share one transfer; callers that also want the same decode share one
 /// decode. Both are set up synchronously in the caller's call — the transfer takes its place in
-/// the queue there — so downloads asked for one after another start in that order.
+/// the queue there — so downloads asked for one after another start in that order. A decode
+/// runs in a task of its own; a transfer runs as a job of the downloader's ``SlotQueue``, whose
+/// workers run transfers one after another while the queue stays busy.
 extension ImageDownloader {
     typealias Transfers = InFlightTable<TransferKey, DownloadedBody, DownloadEvent>
     typealias Decodes = InFlightTable<DecodeKey, DecodedDownload, DownloadEvent>
@@ -24,19 +26,21 @@ extension ImageDownloader {
             context: context, options: options.decodingOptions, cacheKey: transferKey.url)
         let coder: any ImageCoding = context?.imageCoder ?? ImageCodersManager.shared
         let key = DecodeKey(transfer: transferKey, options: decodeOptions, coder: context?.imageCoder)
-        return decodes.subscribe(key, priority: options.taskPriority, events: events, completion: completion) {
+        let runPriority = options.runPriority
+        return decodes.subscribe(key, priority: options.rank, events: events, completion: completion) {
             [self] work in
             let watcher = BodyWatcher(
                 url: url, options: decodeOptions, coder: coder,
                 progressive: progressiveDecoder(options: options, context: context, coder: coder, decodeOptions: decodeOptions))
             let transfer = subscribeTransfer(
-                transferKey, url: url, options: options, context: context, priority: work.priority
+                transferKey, url: url, options: options, context: context, rank: work.priority,
+                runPriority: runPriority
             ) { event in
                 watcher.observe(event, forwardingTo: work)
             }
             watcher.transfer = transfer
             work.onPriorityRaised { transfer.raisePriority(to: $0) }
-            work.run { _ throws(WebImageError) in
+            work.run(priority: runPriority) { _ throws(WebImageError) in
                 let body = try await transfer.value()
                 await watcher.close()
                 let image = try ImageLoaderDecoding.decode(body.data, url: url, decodeOptions: decodeOptions, coder: coder)
@@ -61,25 +65,27 @@ extension ImageDownloader {
 
     // MARK: Transfer stage
 
-    /// Subscribes to the transfer of `key`. A new transfer takes its place in the queue now and
-    /// runs once it gets a slot; the first subscriber's options and context shape the request,
-    /// as in SDWebImage.
+    /// Subscribes to the transfer of `key`. A new transfer takes its place in the queue now
+    /// and runs once it gets a slot; the first subscriber's options and context shape the
+    /// request, as in SDWebImage. `rank` orders the queue; `runPriority` is the task priority
+    /// the transfer runs at.
     func subscribeTransfer(
         _ key: TransferKey, url: URL, options: ImageDownloaderOptions, context: WebImageContext?,
-        priority: TaskPriority, events: Transfers.EventHandler?, completion: Transfers.Completion? = nil
+        rank: TaskPriority, runPriority: TaskPriority, events: Transfers.EventHandler?,
+        completion: Transfers.Completion? = nil
     ) -> Transfers.Subscription {
-        transfers.subscribe(key, priority: priority, events: events, completion: completion) { [self] work in
-            let ticket = queue.enqueue(priority: SlotQueue.Priority(work.priority))
-            work.onPriorityRaised { [queue] in queue.raise(ticket, to: SlotQueue.Priority($0)) }
-            work.run { [self] work throws(WebImageError) in
-                try await queue.wait(for: ticket)
-                defer { queue.release() }
-                if Task.isCancelled { throw .cancelled }
-                return try await HTTPTransfer(
-                    url: url, key: key.url, options: options, context: context, work: work,
-                    environment: currentEnvironment()
-                ).run()
+        transfers.subscribe(key, priority: rank, events: events, completion: completion) { [self] work in
+            let ticket = queue.enqueue(priority: SlotQueue.Priority(work.priority), runPriority: runPriority) {
+                [self] job in
+                await work.run(in: job) { [self] work throws(WebImageError) in
+                    try await HTTPTransfer(
+                        url: url, key: key.url, options: options, context: context, work: work,
+                        environment: currentEnvironment()
+                    ).run()
+                }
             }
+            work.onPriorityRaised { [queue] in queue.raise(ticket, to: SlotQueue.Priority($0)) }
+            work.onAbandoned { [queue] in queue.leave(ticket) }
         }
     }
 }
@@ -165,9 +171,15 @@ struct DecodeKey: Hashable, Sendable {
 /// A finished transfer: the body (after the decryptor) and what it reports.
 struct DownloadedBody: Sendable {
     var data: Data
-    /// What a cache keeps of the response's headers.
-    var metadata: DiskCacheMetadata
     var report: TransferReport
+
+    /// What a cache keeps of the response's headers (worked out only for decodes: callers that
+    /// want the bytes alone never pay for it).
+    var metadata: DiskCacheMetadata {
+        var fields: [String: String] = [:]
+        for (name, value) in report.response?.headers.fields ?? [] { fields[name] = value }
+        return DiskCacheMetadata(httpHeaders: fields)
+    }
 }
 
 /// The request, the response and the metrics of a finished transfer.

@@ -218,7 +218,8 @@ public final class ImageDownloader: Sendable {
         try checkNotShutdown()
         let key = TransferKey(url, options: options, context: context)
         return try await subscribeTransfer(
-            key, url: url, options: options, context: context, priority: options.taskPriority, events: nil
+            key, url: url, options: options, context: context, rank: options.rank,
+            runPriority: options.runPriority, events: nil
         ).value().data
     }
 

@@ -63,11 +63,21 @@ public struct ImageDownloaderOptions: OptionSet, Sendable, Hashable {
         return options
     }
 
-    /// The priority a download asked for: high beats low when both are set. It orders the
-    /// queue (see ``SlotQueue/Priority``) and runs the download's tasks.
-    var taskPriority: TaskPriority {
+    /// The priority a download asked for, as its rank among the downloader's subscribers and
+    /// in the queue (see ``SlotQueue/Priority``): high beats low when both are set.
+    var rank: TaskPriority {
         if contains(.highPriority) { return .high }
         if contains(.lowPriority) { return .low }
         return .medium
+    }
+
+    /// The priority of the tasks that run a download: high or low when asked for, else the
+    /// calling task's own, so that the download runs on the caller's pool of threads (a task
+    /// at another priority runs on another of the runtime's pools, at the cost of extra threads
+    /// and context switches).
+    var runPriority: TaskPriority {
+        if contains(.highPriority) { return .high }
+        if contains(.lowPriority) { return .low }
+        return Task.currentPriority
     }
 }

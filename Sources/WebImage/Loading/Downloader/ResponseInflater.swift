@@ -5,11 +5,11 @@ import NIOHTTP1
 ///
 /// AsyncHTTPClient can inflate bodies itself, but only for every response of a client: its
 /// decompressor then sits in every connection's pipeline and sees every part of every
-/// response, compressed or not. Images are almost never sent compressed, and that pass cost
-/// about 2 % of a download-heavy workload's CPU. Here zlib runs off the network, only for a
-/// response that says it is compressed: one stream per coding, the last one applied undone
-/// first (RFC 9110 8.4). zlib rather than NIO's decompressor, which needs an `EmbeddedChannel`:
-/// that is bound to the thread that made it, and a transfer resumes on any thread.
+/// response, compressed or not, though images are almost never sent compressed. Here zlib runs
+/// off the network, only for a response that says it is compressed: one stream per coding, the
+/// last one applied undone first (RFC 9110 8.4). zlib rather than NIO's decompressor, which
+/// needs an `EmbeddedChannel`: that is bound to the thread that made it, and a transfer resumes
+/// on any thread.
 /// Used by one transfer at a time; zlib's state is released with it.
 final class ResponseInflater {
     /// Bodies listing more codings than this are refused rather than given a zlib stream each.
