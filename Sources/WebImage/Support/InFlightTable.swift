@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Work shared by everyone who asks for the same key while it runs: the library's one
 /// coalescing primitive. The manager shares whole loads through it, the cache its disk reads,
 /// and the downloader its transfers and its decodes.
@@ -24,8 +26,14 @@ package final class InFlightTable<Key: Hashable & Sendable, Value: Sendable, Eve
     package typealias EventHandler = @Sendable (Event) -> Void
 
     private let works = Locked([Key: Work]())
+    /// Subscriptions that exist, finished or not: a leak shows here (for tests and diagnostics).
+    fileprivate let liveSubscriptions = Atomic<Int>(0)
 
     package init() {}
+
+    /// Subscriptions of this table still held by anyone, for tests and diagnostics: once every
+    /// caller has its result and lets go, it is back to 0.
+    package var liveSubscriptionCount: Int { liveSubscriptions.load(ordering: .relaxed) }
 
     /// Works running now.
     package var count: Int { works.withLock { $0.count } }
@@ -105,6 +113,11 @@ extension InFlightTable {
             joinedRunningWork = joined
             self.events = events
             self.completion = completion
+            work.table.liveSubscriptions.add(1, ordering: .relaxed)
+        }
+
+        deinit {
+            work.table.liveSubscriptions.subtract(1, ordering: .relaxed)
         }
 
         /// The work's result, or the error this subscription left with. Cancelling the calling
@@ -191,7 +204,7 @@ extension InFlightTable {
 
         private let state = Locked(State())
         /// Held strongly: a running work keeps its table; the table lets go of the work when it ends.
-        private let table: InFlightTable
+        fileprivate let table: InFlightTable
         private let key: Key
 
         fileprivate init(table: InFlightTable, key: Key) {

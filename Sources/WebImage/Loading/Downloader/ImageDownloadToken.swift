@@ -66,7 +66,7 @@ public final class ImageDownloadToken: ImageLoadingOperation {
         case .partialImage(let image):
             let completion = state.withLock { $0.completion }
             completion?(.success(ImageLoadResult(image: image, data: nil, isFinished: false)))
-        case .response, .progress, .bytes: break
+        case .response, .progress, .bytes, .body: break
         }
         listener.handle(event)
     }
@@ -119,7 +119,7 @@ final class DownloadListener: Sendable {
             }
         case .partialImage(let image):
             if !isFinished { events?(.partialImage(image)) }
-        case .request, .responseHead, .bytes:
+        case .request, .responseHead, .bytes, .body:
             break
         }
     }

@@ -35,15 +35,17 @@ extension ImageDownloader {
             let transfer = subscribeTransfer(
                 transferKey, url: url, options: options, context: context, rank: work.priority,
                 runPriority: runPriority
-            ) { event in
-                watcher.observe(event, forwardingTo: work)
+            ) { [weak watcher] event in
+                // Weak: the watcher holds this subscription, which holds this closure.
+                watcher?.observe(event, forwardingTo: work)
             }
             watcher.transfer = transfer
             work.onPriorityRaised { transfer.raisePriority(to: $0) }
             work.run(priority: runPriority) { _ throws(WebImageError) in
                 let body = try await transfer.value()
                 await watcher.close()
-                let image = try ImageLoaderDecoding.decode(body.data, url: url, decodeOptions: decodeOptions, coder: coder)
+                // Decoded by the watcher in the transfer's slot as the body arrived (see `.body`).
+                let image = try watcher.decoded(body.data).get()
                 return DecodedDownload(
                     result: ImageLoadResult(image: image, data: body.data, metadata: body.metadata, isFinished: true),
                     report: body.report)
@@ -78,10 +80,12 @@ extension ImageDownloader {
             let ticket = queue.enqueue(priority: SlotQueue.Priority(work.priority), runPriority: runPriority) {
                 [self] job in
                 await work.run(in: job) { [self] work throws(WebImageError) in
-                    try await HTTPTransfer(
+                    let body = try await HTTPTransfer(
                         url: url, key: key.url, options: options, context: context, work: work,
                         environment: currentEnvironment()
                     ).run()
+                    work.send(.body(body.data))
+                    return body
                 }
             }
             work.onPriorityRaised { [queue] in queue.raise(ticket, to: SlotQueue.Priority($0)) }
@@ -104,6 +108,10 @@ enum DownloadEvent: Sendable {
     case bytes(Data)
     /// A partial image of a progressive decode.
     case partialImage(Image)
+    /// The whole body, sent by the transfer just before it ends: each decode decodes it then,
+    /// on the transfer's worker and in its slot, so bodies never pile up faster than they are
+    /// decoded (the queue's slots bound the decodes in flight, as they bound the transfers).
+    case body(Data)
 }
 
 /// What identifies a transfer: the URL, and for a revalidation the validators and cached bytes
@@ -204,6 +212,8 @@ final class BodyWatcher: Sendable {
         var transfer: ImageDownloader.Transfers.Subscription?
         /// A failed check before ``transfer`` was set, applied when it is.
         var failure: WebImageError?
+        /// The decode of the whole body.
+        var decoded: Result<Image, WebImageError>?
     }
 
     let url: URL
@@ -233,11 +243,30 @@ final class BodyWatcher: Sendable {
         }
     }
 
-    /// Looks at the bytes, and passes every other event on to the decode's subscribers.
+    /// Looks at the bytes, decodes the whole body, and passes every other event on to the
+    /// decode's subscribers.
     func observe(_ event: DownloadEvent, forwardingTo work: ImageDownloader.Decodes.Work) {
-        guard case .bytes(let data) = event else { return work.send(event) }
-        checkPixelLimit(data)
-        progressive?.offer(data) { work.send(.partialImage($0)) }
+        switch event {
+        case .bytes(let data):
+            checkPixelLimit(data)
+            progressive?.offer(data) { work.send(.partialImage($0)) }
+        case .body(let data):
+            progressive?.stop()
+            let image = Result { () throws(WebImageError) in
+                try ImageLoaderDecoding.decode(data, url: url, decodeOptions: options, coder: coder)
+            }
+            state.withLock { $0.decoded = image }
+        default:
+            work.send(event)
+        }
+    }
+
+    /// The decode of the whole body: the one made when the transfer sent it, else made now.
+    func decoded(_ data: Data) -> Result<Image, WebImageError> {
+        state.withLock { $0.decoded }
+            ?? Result { () throws(WebImageError) in
+                try ImageLoaderDecoding.decode(data, url: url, decodeOptions: options, coder: coder)
+            }
     }
 
     /// Stops partial decodes, so that none follows the final result.

@@ -35,10 +35,15 @@ final class ProgressiveDecodeDriver: Sendable {
         lastTask.withLock { $0 = task }
     }
 
+    /// Starts no partial decode from now on (one running may still deliver until ``close()``).
+    func stop() {
+        closed.store(true, ordering: .releasing)
+    }
+
     /// Stops partial decodes and waits for the running one, so that no partial image can
     /// follow the final result.
     func close() async {
-        closed.store(true, ordering: .releasing)
+        stop()
         let task = lastTask.withLock { $0 }
         await task?.value
     }
