@@ -111,11 +111,15 @@ public final class ImageCache: ImageCaching {
             if Task.isCancelled { throw .cancelled }
             return read
         }
-        return try await diskReads.value(for: readKey) { [self] work in
-            await io.run { [self] in
-                loadFromDisk(forKey: key, options: options, decoder: decoder) { !work.isAbandoned }
+        if Task.isCancelled { throw .cancelled }
+        // The read runs on the file threads and completes the shared work from there: no task
+        // of its own, and no hop back before the subscribers resume.
+        return try await diskReads.subscribe(readKey, priority: Task.currentPriority) { [self] work in
+            io.enqueue { [self] in
+                work.complete(
+                    .success(loadFromDisk(forKey: key, options: options, decoder: decoder) { !work.isAbandoned }))
             }
-        }
+        }.value()
     }
 
     /// Reads `key` from the disk cache, else from the additional path, and decodes it, unless

@@ -243,6 +243,13 @@ extension InFlightTable {
             finish(isAbandoned ? .failure(.cancelled) : await Self.outcome(of: body, self))
         }
 
+        /// Hands `result` to the subscribers, for work whose body runs neither in a task of its own
+        /// nor in a queue job: on the file threads, or in another work's completion. Such work
+        /// checks ``isAbandoned`` to stop early. Only the first result counts.
+        package func complete(_ result: Result<Value, WebImageError>) {
+            finish(result)
+        }
+
         private static func outcome(of body: Body, _ work: Work) async -> Result<Value, WebImageError> {
             do throws(WebImageError) {
                 return .success(try await body(work))
@@ -398,6 +405,8 @@ extension InFlightTable {
         private func finish(_ result: Result<Value, WebImageError>) {
             typealias Waiter = UnsafeContinuation<Result<Value, WebImageError>, Never>
             let handed = state.withLock { state -> [(Subscription, Waiter?)] in
+                // Every subscriber has its result already (or left).
+                guard !state.isClosed || !state.entries.isEmpty else { return [] }
                 state.isClosed = true
                 state.runner = nil
                 state.listeners = []

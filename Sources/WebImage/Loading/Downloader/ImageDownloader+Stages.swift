@@ -32,24 +32,18 @@ extension ImageDownloader {
             let watcher = BodyWatcher(
                 url: url, options: decodeOptions, coder: coder,
                 progressive: progressiveDecoder(options: options, context: context, coder: coder, decodeOptions: decodeOptions))
+            // The decode completes from its transfer's completion: no task of its own.
             let transfer = subscribeTransfer(
                 transferKey, url: url, options: options, context: context, rank: work.priority,
-                runPriority: runPriority
-            ) { [weak watcher] event in
-                // Weak: the watcher holds this subscription, which holds this closure.
-                watcher?.observe(event, forwardingTo: work)
-            }
+                runPriority: runPriority,
+                events: { [weak watcher] event in
+                    // Weak: the watcher holds this subscription, which holds this closure.
+                    watcher?.observe(event, forwardingTo: work)
+                },
+                completion: { result in watcher.complete(work, with: result) })
             watcher.transfer = transfer
             work.onPriorityRaised { transfer.raisePriority(to: $0) }
-            work.run(priority: runPriority) { _ throws(WebImageError) in
-                let body = try await transfer.value()
-                await watcher.close()
-                // Decoded by the watcher in the transfer's slot as the body arrived (see `.body`).
-                let image = try watcher.decoded(body.data).get()
-                return DecodedDownload(
-                    result: ImageLoadResult(image: image, data: body.data, metadata: body.metadata, isFinished: true),
-                    report: body.report)
-            }
+            work.onAbandoned { transfer.cancel() }
         }
     }
 
@@ -214,6 +208,8 @@ final class BodyWatcher: Sendable {
         var failure: WebImageError?
         /// The decode of the whole body.
         var decoded: Result<Image, WebImageError>?
+        /// The transfer ended (it can end before ``transfer`` is set, if it fails at once).
+        var ended = false
     }
 
     let url: URL
@@ -235,7 +231,8 @@ final class BodyWatcher: Sendable {
     var transfer: ImageDownloader.Transfers.Subscription? {
         get { state.withLock { $0.transfer } }
         set {
-            let failure = state.withLock { state in
+            let failure = state.withLock { state -> WebImageError? in
+                guard !state.ended else { return nil }
                 state.transfer = newValue
                 return state.failure
             }
@@ -269,9 +266,28 @@ final class BodyWatcher: Sendable {
             }
     }
 
-    /// Stops partial decodes, so that none follows the final result.
-    func close() async {
-        await progressive?.close()
+    /// Completes the decode `work` once its transfer ended: with the image decoded when the
+    /// body arrived (see `.body`), or the transfer's error. With partial decodes running, it
+    /// waits for them first, so that no partial image follows the result.
+    func complete(_ work: ImageDownloader.Decodes.Work, with transfer: Result<DownloadedBody, WebImageError>) {
+        // The subscription's completion holds this watcher: letting go of the subscription
+        // here, where every subscription ends, leaves no cycle behind.
+        state.withLock { state in
+            state.transfer = nil
+            state.ended = true
+        }
+        let result = transfer.flatMap { body in
+            decoded(body.data).map { image in
+                DecodedDownload(
+                    result: ImageLoadResult(image: image, data: body.data, metadata: body.metadata, isFinished: true),
+                    report: body.report)
+            }
+        }
+        guard let progressive else { return work.complete(result) }
+        Task {
+            await progressive.close()
+            work.complete(result)
+        }
     }
 
     private func checkPixelLimit(_ data: Data) {
