@@ -276,13 +276,15 @@ extension InFlightTable {
             for listener in listeners { listener(event) }
         }
 
-        /// Calls `handler` with the work's priority now and whenever it rises (one handler per work).
+        /// Calls `handler` with the work's priority now and whenever it rises (one handler per
+        /// work). Work that already ended keeps no handler.
         package func onPriorityRaised(_ handler: @escaping @Sendable (TaskPriority) -> Void) {
-            let current = state.withLock { state in
+            let current = state.withLock { state -> TaskPriority? in
+                guard !state.isClosed else { return nil }
                 state.raiseHandler = handler
                 return state.priority
             }
-            handler(current)
+            if let current { handler(current) }
         }
 
         /// Calls `handler` once if every subscriber leaves before the work finishes (at once if

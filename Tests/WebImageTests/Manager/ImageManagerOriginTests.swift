@@ -31,6 +31,25 @@ import WebImageTestOrigin
         }
     }
 
+    @Test func finishedLoadsLeaveNoSharedWorkOrSubscriptionBehind() async throws {
+        try await O.run { fixture in
+            var context = WebImageContext()
+            context.storeCacheType = .disk
+            for index in 0..<12 {
+                let url = fixture.origin.url(O.jpegPath + "?leak=\(index)")
+                // Cold (disk miss, download, decode, store), then a disk hit.
+                for _ in 0..<2 {
+                    let result = try await fixture.manager.loadImage(with: url, options: .waitStoreCache, context: context)
+                    #expect(result.image.width == 800)
+                }
+            }
+            #expect(await eventually { fixture.manager.loads.liveSubscriptionCount == 0 })
+            #expect(await eventually { fixture.cache.diskReads.liveSubscriptionCount == 0 })
+            #expect(await eventually { fixture.downloader.decodes.liveSubscriptionCount == 0 })
+            #expect(await eventually { fixture.downloader.transfers.liveSubscriptionCount == 0 })
+        }
+    }
+
     @Test func aSecondLoadIsAMemoryHitAndAfterClearingMemoryADiskHit() async throws {
         try await O.run { fixture in
             let url = fixture.origin.url(O.pngPath)

@@ -130,6 +130,22 @@ struct InFlightTableTests {
         #expect(work.priorities == [.high])
     }
 
+    @Test func workThatEndedKeepsNoHandlersSoNothingItCapturesLeaks() async throws {
+        final class Captured: Sendable {}
+        let table = Table()
+        let subscription = table.subscribe("k", priority: .medium) { $0.run { _ throws(WebImageError) in 1 } }
+        #expect(try await subscription.value() == 1)
+        weak var captured: Captured?
+        do {
+            let object = Captured()
+            captured = object
+            subscription.work.onPriorityRaised { _ in withExtendedLifetime(object) {} }
+            subscription.work.onAbandoned { withExtendedLifetime(object) {} }
+        }
+        #expect(captured == nil)
+        #expect(table.count == 0)
+    }
+
     @Test func eventsReachEverySubscriberPresentWhenTheyAreSentInOrder() async throws {
         let table = Table()
         let early = Recorder()
