@@ -155,7 +155,7 @@ case "fulldisk":
     do throws(WebImageError) {
         try cache.setData(big, forKey: "k0", metadata: nil)
         fail("a store past RLIMIT_FSIZE succeeded")
-    } catch where error.code == .diskCacheFailure {
+    } catch  where error.code == .diskCacheFailure {
         print("failure: \(error.message)")
     } catch { fail("unexpected error \(error)") }
     guard cache.data(forKey: "k0") == small, cache.data(forKey: "k1") == other else {

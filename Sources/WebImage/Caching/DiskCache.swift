@@ -194,7 +194,8 @@ public final class DiskCache: DiskCaching {
         } catch {
             // Gone already (or removed by another process meanwhile) is fine.
             if FileManager.default.fileExists(atPath: directoryPath) {
-                throw .diskCacheFailure("cannot remove \(directoryPath): \(error.localizedDescription)", underlying: error)
+                throw .diskCacheFailure(
+                    "cannot remove \(directoryPath): \(error.localizedDescription)", underlying: error)
             }
         }
         try ensureDirectory()

@@ -118,7 +118,8 @@ public struct DataURLImageLoader: ImageLoading {
         events?(.progress(receivedSize: parsed.data.count, expectedSize: parsed.data.count))
         guard !Task.isCancelled else { throw .cancelled }
         // A data URL as the cache key would be as long as the image: hint by media type instead.
-        let image = try ImageLoaderDecoding.decode(parsed.data, url: url, options: options, context: context, cacheKey: "")
+        let image = try ImageLoaderDecoding.decode(
+            parsed.data, url: url, options: options, context: context, cacheKey: "")
         let metadata = DiskCacheMetadata(contentType: parsed.mediaType)
         return ImageLoadResult(image: image, data: parsed.data, metadata: metadata, isFinished: true)
     }

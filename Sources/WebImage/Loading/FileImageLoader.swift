@@ -27,7 +27,8 @@ public struct FileImageLoader: ImageLoading {
         return ImageLoadResult(image: image, data: data, isFinished: true)
     }
 
-    private static func read(_ url: URL, maxFileSize: Int, events: ImageLoadEventHandler?) throws(WebImageError) -> Data {
+    private static func read(_ url: URL, maxFileSize: Int, events: ImageLoadEventHandler?) throws(WebImageError) -> Data
+    {
         let path = url.path
         guard !path.isEmpty else { throw .invalidURL(url.absoluteString) }
         var isDirectory: ObjCBool = false

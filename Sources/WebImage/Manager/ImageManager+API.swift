@@ -111,15 +111,15 @@ extension ImageManager {
         }
         let report: @Sendable (Result<LoadOutcome, WebImageError>) -> Void = { outcome in
             switch outcome {
-                case .success(.loaded(let result)):
-                    deliver(true) { completed(result.image, result.data, nil, result.cacheType, true, url) }
-                case .success(.notModified):
-                    break
-                case .failure(let error) where error.code == .notLoaded:
-                    deliver(true) { completed(nil, nil, nil, .none, true, url) }
-                case .failure(let error):
-                    deliver(true) { completed(nil, nil, error, .none, true, url) }
-                }
+            case .success(.loaded(let result)):
+                deliver(true) { completed(result.image, result.data, nil, result.cacheType, true, url) }
+            case .success(.notModified):
+                break
+            case .failure(let error) where error.code == .notLoaded:
+                deliver(true) { completed(nil, nil, nil, .none, true, url) }
+            case .failure(let error):
+                deliver(true) { completed(nil, nil, error, .none, true, url) }
+            }
         }
         // A bad URL, a blocked one or a refused option fails before this returns.
         let prepared: PreparedLoad

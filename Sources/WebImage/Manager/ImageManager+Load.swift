@@ -135,7 +135,8 @@ extension ImageManager {
     /// answered without a task, a shared load or a registration.
     func memoryStage(_ load: PreparedLoad) async throws(WebImageError) -> ImageManagerResult? {
         let cacheType = load.context.queryCacheType ?? .all
-        guard cacheType.includesMemory, load.options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .queryMemoryData])
+        guard cacheType.includesMemory,
+            load.options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .queryMemoryData])
         else { return nil }
         if Task.isCancelled { throw .cancelled }
         if let cache = load.cache as? ImageCache {
@@ -144,7 +145,9 @@ extension ImageManager {
             return ImageManagerResult(image: image, data: nil, cacheType: .memory, url: load.url)
         }
         let cached = try await query(load.cache, key: load.fullKey, load: load, cacheType: .memory)
-        return cached.image.map { ImageManagerResult(image: $0, data: cached.data, cacheType: cached.cacheType, url: load.url) }
+        return cached.image.map {
+            ImageManagerResult(image: $0, data: cached.data, cacheType: cached.cacheType, url: load.url)
+        }
     }
 
     /// Joins the run of every concurrent load with the same ``LoadKey`` (or starts it), and
@@ -282,7 +285,8 @@ extension ImageManager {
         var image = original
         if let transformer = load.transformer, !original.isAnimated || options.contains(.transformAnimatedImage) {
             if Task.isCancelled { throw .cancelled }
-            image = try Self.transform(original, with: transformer, key: load.originalKey, animated: options.contains(.transformAnimatedImage))
+            image = try Self.transform(
+                original, with: transformer, key: load.originalKey, animated: options.contains(.transformAnimatedImage))
         }
         let derived = image.isTransformed || image.isThumbnail
         var stores: [CacheStore] = []

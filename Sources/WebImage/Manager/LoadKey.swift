@@ -12,10 +12,11 @@ enum LoadKey: Hashable, Sendable {
         if let key = LoadCoalescingKey(load) {
             self = .shared(key)
         } else {
-            self = .unshared(Self.unsharedCount.withLock { count in
-                count += 1
-                return count
-            })
+            self = .unshared(
+                Self.unsharedCount.withLock { count in
+                    count += 1
+                    return count
+                })
         }
     }
 }

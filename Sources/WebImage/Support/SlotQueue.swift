@@ -129,7 +129,8 @@ package final class SlotQueue: Sendable {
     private func start(_ granted: [(Work, TaskPriority)]) {
         for (work, priority) in granted {
             let worker = Worker()
-            worker.attach(Task.immediate(priority: priority) { [self] in await run(first: work, priority: priority, in: worker) })
+            worker.attach(
+                Task.immediate(priority: priority) { [self] in await run(first: work, priority: priority, in: worker) })
         }
     }
 

@@ -39,7 +39,8 @@ import WebImageTestOrigin
                 let url = fixture.origin.url(O.jpegPath + "?leak=\(index)")
                 // Cold (disk miss, download, decode, store), then a disk hit.
                 for _ in 0..<2 {
-                    let result = try await fixture.manager.loadImage(with: url, options: .waitStoreCache, context: context)
+                    let result = try await fixture.manager.loadImage(
+                        with: url, options: .waitStoreCache, context: context)
                     #expect(result.image.width == 800)
                 }
             }

@@ -100,11 +100,16 @@ struct InFlightTableTests {
         let table = Table()
         let runs = Locked(0)
         let again = Locked<Table.Subscription?>(nil)
-        let body: Table.Body = { _ throws(WebImageError) in runs.withLock { $0 += 1; return $0 } }
-        let first = table.subscribe(
-            "k", priority: .medium,
-            completion: { _ in again.withLock { $0 = table.subscribe("k", priority: .medium) { $0.run(body) } } }
-        ) { $0.run(body) }
+        let body: Table.Body = { _ throws(WebImageError) in
+            runs.withLock {
+                $0 += 1
+                return $0
+            }
+        }
+        let resubscribe: @Sendable (Result<Int, WebImageError>) -> Void = { _ in
+            again.withLock { $0 = table.subscribe("k", priority: .medium) { $0.run(body) } }
+        }
+        let first = table.subscribe("k", priority: .medium, completion: resubscribe) { $0.run(body) }
         #expect(try await first.value() == 1)
         #expect(await eventually { again.withLock { $0 } != nil })
         let second = try #require(again.withLock { $0 })

@@ -6,7 +6,8 @@ import NIOSSL
 
 extension HTTPTransfer {
     /// Sends the request, following redirects and one basic-auth challenge, and receives the body.
-    func exchange(_ request: ImageDownloadRequest, activity: IdleActivity) async throws -> (Data, ImageDownloadResponse) {
+    func exchange(_ request: ImageDownloadRequest, activity: IdleActivity) async throws -> (Data, ImageDownloadResponse)
+    {
         var url = request.url
         var method = request.method.uppercased()
         var body = request.body

@@ -84,7 +84,8 @@ struct HTTPTransfer: Sendable {
     }
 
     /// Runs attempts until one succeeds or the retry policy gives up.
-    private func attempts(_ request: ImageDownloadRequest) async throws(WebImageError) -> (Data, ImageDownloadResponse) {
+    private func attempts(_ request: ImageDownloadRequest) async throws(WebImageError) -> (Data, ImageDownloadResponse)
+    {
         var attempt = 1
         var random = SystemRandomNumberGenerator()
         while true {
@@ -110,7 +111,9 @@ struct HTTPTransfer: Sendable {
         }
     }
 
-    private func attemptOnce(_ request: ImageDownloadRequest) async throws(AttemptFailure) -> (Data, ImageDownloadResponse) {
+    private func attemptOnce(_ request: ImageDownloadRequest) async throws(AttemptFailure) -> (
+        Data, ImageDownloadResponse
+    ) {
         let clientTimeout = config.effectiveTimeout
         let timeout =
             request.timeout.isFinite && request.timeout > 0 ? min(request.timeout, clientTimeout) : clientTimeout
@@ -152,7 +155,9 @@ struct HTTPTransfer: Sendable {
         }
     }
 
-    private func timedOut(_ activity: IdleActivity, after timeout: TimeInterval, request: ImageDownloadRequest) -> WebImageError {
+    private func timedOut(_ activity: IdleActivity, after timeout: TimeInterval, request: ImageDownloadRequest)
+        -> WebImageError
+    {
         if activity.exceededDeadline, let total = config.effectiveResourceTimeout {
             return .transferFailed(
                 TransferFailure(.timedOut, "\(request.url.absoluteString): not complete after \(total) s"))

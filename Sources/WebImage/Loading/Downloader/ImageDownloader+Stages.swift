@@ -31,7 +31,8 @@ extension ImageDownloader {
             [self] work in
             let watcher = BodyWatcher(
                 url: url, options: decodeOptions, coder: coder,
-                progressive: progressiveDecoder(options: options, context: context, coder: coder, decodeOptions: decodeOptions))
+                progressive: progressiveDecoder(
+                    options: options, context: context, coder: coder, decodeOptions: decodeOptions))
             // The decode completes from its transfer's completion: no task of its own.
             let transfer = subscribeTransfer(
                 transferKey, url: url, options: options, context: context, rank: work.priority,
@@ -153,7 +154,11 @@ struct DecodeKey: Hashable, Sendable {
             if type(of: coder) is AnyClass {
                 self.coder = .object(ObjectIdentifier(coder as AnyObject))
             } else {
-                self.coder = .unshared(Self.unsharedCount.withLock { $0 += 1; return $0 })
+                self.coder = .unshared(
+                    Self.unsharedCount.withLock {
+                        $0 += 1
+                        return $0
+                    })
             }
         } else {
             self.coder = .registry
