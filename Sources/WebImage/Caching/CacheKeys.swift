@@ -49,7 +49,7 @@ public enum CacheKeys {
 
     /// The path extension SDWebImage uses as a type hint: the URL's path extension (query and
     /// fragment ignored), else the string's.
-    public static func pathExtension(forKey key: String) -> String {
+    static func pathExtension(forKey key: String) -> String {
         // Several times per load (decode options, file names): skip Foundation's URL parser
         // for the plain http(s) keys that make up nearly all of them.
         if let ext = plainHTTPPathExtension(key) { return ext }

@@ -1,11 +1,13 @@
-/// Size arithmetic shared by every decoder, following `SDImageCoderHelper`.
-public enum DecodeGeometry {
+/// Size arithmetic shared by every decoder, following `SDImageCoderHelper`. Coders outside the
+/// library reach the parts they need through ``ImageDecodeOptions/checkPixelLimit(width:height:)``
+/// and ``ImageDecodeOptions/targetSize(storedSize:orientation:frameCount:)``.
+enum DecodeGeometry {
     /// SDWebImage's `scaledSizeWithImageSize:scaleSize:preserveAspectRatio:shouldScaleUp:`.
     ///
     /// Zero or negative inputs return the image size. With `preserveAspectRatio` the result fits
     /// inside `box` (the short side rounded up); without it, it is `box`. Without `shouldScaleUp`
     /// each side is capped at the original's.
-    public static func scaledSize(
+    static func scaledSize(
         _ size: PixelSize, fitting box: PixelSize, preserveAspectRatio: Bool, shouldScaleUp: Bool
     ) -> PixelSize {
         guard size.isPositive, box.isPositive else { return size }
@@ -29,7 +31,7 @@ public enum DecodeGeometry {
 
     /// SDWebImage's size for a byte limit: `limit / 4 / frames` pixels per frame at the image's
     /// aspect ratio, each side floored and at least 1.
-    public static func scaledSize(_ size: PixelSize, limitBytes: Int, frameCount: Int) -> PixelSize {
+    static func scaledSize(_ size: PixelSize, limitBytes: Int, frameCount: Int) -> PixelSize {
         guard size.isPositive else { return PixelSize(width: 1, height: 1) }
         let pixelsPerFrame = Double(max(limitBytes, 0) / 4 / max(frameCount, 1))
         let ratio = Double(size.height) / Double(size.width)
@@ -41,7 +43,7 @@ public enum DecodeGeometry {
     /// The size to decode an image of `storedSize` (as stored, before `orientation`) at, or nil for
     /// full size. The thumbnail box and byte limit apply to the image as shown; the result is in
     /// stored orientation. Never larger than the original.
-    public static func targetSize(
+    static func targetSize(
         storedSize: PixelSize, orientation: ImageOrientation, frameCount: Int, options: ImageDecodeOptions
     ) -> PixelSize? {
         let shown =
@@ -61,7 +63,7 @@ public enum DecodeGeometry {
 
     /// Throws ``WebImageError/imageTooLarge(width:height:limit:)`` when `width × height` exceeds
     /// the limit, and ``WebImageError/badImageData(_:)`` for a 0-pixel image.
-    public static func checkPixelLimit(width: Int, height: Int, options: ImageDecodeOptions) throws(WebImageError) {
+    static func checkPixelLimit(width: Int, height: Int, options: ImageDecodeOptions) throws(WebImageError) {
         guard width > 0, height > 0 else {
             throw .badImageData("the image claims a size of \(width)x\(height) pixels")
         }

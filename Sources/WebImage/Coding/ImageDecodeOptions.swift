@@ -35,6 +35,22 @@ public struct ImageDecodeOptions: Sendable, Equatable {
     public static let defaultMaxAnimationByteCount = 256 << 20
 
     public init() {}
+
+    /// Throws ``WebImageError/imageTooLarge(width:height:limit:)`` when `width × height` exceeds
+    /// ``maxPixelCount``, and ``WebImageError/badImageData(_:)`` for a 0-pixel image. A coder calls
+    /// this once the header is read, before it allocates pixels.
+    public func checkPixelLimit(width: Int, height: Int) throws(WebImageError) {
+        try DecodeGeometry.checkPixelLimit(width: width, height: height, options: self)
+    }
+
+    /// The size a coder should decode an image of `storedSize` (as stored, before `orientation`)
+    /// at, or nil for full size: ``thumbnailPixelSize`` and ``scaleDownLimitBytes`` apply to the
+    /// image as shown, the result is in stored orientation, and it is never larger than the
+    /// original (SDWebImage's `SDImageCoderHelper` arithmetic).
+    public func targetSize(storedSize: PixelSize, orientation: ImageOrientation, frameCount: Int) -> PixelSize? {
+        DecodeGeometry.targetSize(
+            storedSize: storedSize, orientation: orientation, frameCount: frameCount, options: self)
+    }
 }
 
 /// How to encode (SDWebImage's `SDImageCoderEncode…` options).

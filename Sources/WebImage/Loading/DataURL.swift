@@ -1,15 +1,15 @@
 import Foundation
 
 /// A parsed `data:` URL (RFC 2397): `data:[<media type>][;base64],<data>`.
-public struct DataURL: Sendable, Equatable {
+package struct DataURL: Sendable, Equatable {
     /// The media type without parameters, lowercased; `text/plain` when absent, as the RFC says.
-    public var mediaType: String
+    package var mediaType: String
     /// The decoded bytes.
-    public var data: Data
+    package var data: Data
 
     /// Parses `string`. Anything that is not a well-formed data URL, and a body larger than
     /// `maxDataSize` once decoded, throws; nothing larger than the input is ever allocated.
-    public init(parsing string: String, maxDataSize: Int = ImageLoaderDecoding.defaultMaxDataSize)
+    package init(parsing string: String, maxDataSize: Int = ImageLoaderDecoding.defaultMaxDataSize)
         throws(WebImageError)
     {
         guard string.count >= 5, string.prefix(5).lowercased() == "data:" else {

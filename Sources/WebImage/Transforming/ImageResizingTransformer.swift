@@ -17,9 +17,9 @@ public enum ImageScaleMode: UInt, Sendable, CaseIterable {
 /// Differences from SDWebImage, on purpose:
 /// - `size` is in pixels; SDWebImage's is in points (multiplied by the image's scale).
 /// - ``ImageScaleMode/aspectFit`` returns the fitted size with no margins (100×200 into 150×150
-///   gives 75×150, as ``DecodeGeometry/scaledSize(_:fitting:preserveAspectRatio:shouldScaleUp:)``
-///   computes it); SDWebImage draws the fitted image centred on a `size` canvas with transparent
-///   margins. Pad afterwards if you need the canvas.
+///   gives 75×150, the short side rounded up, as the decoders' thumbnails fit); SDWebImage
+///   draws the fitted image centred on a `size` canvas with transparent margins. Pad afterwards
+///   if you need the canvas.
 /// - ``ImageScaleMode/aspectFill`` crops the centre region of the source that has the target's
 ///   aspect ratio (rounded to whole source pixels, so the aspect error is at most half a source
 ///   pixel), then resamples that region to exactly `size`. Cropping first means the work never

@@ -57,7 +57,7 @@ private struct RawRGBACoder: ImageCoding {
 
     func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
         let (width, height) = try header(of: data)
-        try DecodeGeometry.checkPixelLimit(width: width, height: height, options: options)
+        try options.checkPixelLimit(width: width, height: height)
         guard data.count == 8 + width * height * 4 else { throw WebImageError.badImageData("truncated WIRA data") }
         let bitmap = try ImageBitmap(width: width, height: height, pixels: Array(data.dropFirst(8)))
         return Image(bitmap: bitmap, format: .raw)

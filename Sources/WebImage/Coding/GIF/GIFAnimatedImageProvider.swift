@@ -1,12 +1,11 @@
 import Foundation
-import Synchronization
 
 /// Composites a GIF's frames on demand (SDWebImage's `SDAnimatedImageProvider` for GIF).
 ///
 /// Keeps the parsed frame table and the last composited canvas, so asking for frames in order
 /// costs one frame's decoding each; going backwards starts again from the first frame.
 /// Thread-safe: the canvas and decoder sit behind a lock.
-public final class GIFAnimatedImageProvider: AnimatedImageProvider {
+final class GIFAnimatedImageProvider: AnimatedImageProvider {
     private struct State {
         var compositor: GIFCompositor
         /// The last frame handed out, at the output size, with its index.

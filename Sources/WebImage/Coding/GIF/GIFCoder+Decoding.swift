@@ -6,7 +6,7 @@ extension GIFCoder {
     ///
     /// Frames are decoded up front while `frames × output bytes` stays within
     /// ``ImageDecodeOptions/maxAnimationByteCount`` and ``ImageDecodeOptions/lazyAnimatedFrames``
-    /// is off; otherwise the animation is backed by a ``GIFAnimatedImageProvider``. With a
+    /// is off; otherwise the animation is backed by a provider that composites frames on demand. With a
     /// thumbnail size or byte limit every frame is resampled and the image is a thumbnail.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
         try decode(GIFContainer.parse(data), data: data, options: options)

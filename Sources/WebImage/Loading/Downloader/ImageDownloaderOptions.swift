@@ -37,7 +37,7 @@ public struct ImageDownloaderOptions: OptionSet, Sendable, Hashable {
     /// The downloader options for a load with `options`, as SDWebImage 5's downloader maps the
     /// manager's: flag for flag, except that refreshing a cached image (``WebImageOptions/refreshCached``
     /// with `hasCachedImage`) turns progressive loading off and sets ``ignoreCachedResponse``.
-    public init(_ options: WebImageOptions, hasCachedImage: Bool) {
+    init(_ options: WebImageOptions, hasCachedImage: Bool) {
         let pairs: [(WebImageOptions, ImageDownloaderOptions)] = [
             (.lowPriority, .lowPriority), (.progressiveLoad, .progressiveLoad),
             (.refreshCached, .useNSURLCache), (.continueInBackground, .continueInBackground),

@@ -4,11 +4,11 @@ import Foundation
 /// `If-None-Match` and the stored `Last-Modified` in `If-Modified-Since`, both when both are
 /// known (a server that understands `If-None-Match` then ignores the date). A 304 answer means
 /// the cached copy is current.
-public enum ImageDownloadConditionalRequest {
+enum ImageDownloadConditionalRequest {
     /// The request headers for `metadata`, `If-None-Match` first; empty without metadata or
     /// validators. Values are sent verbatim, as the server gave them, except that a value with a
     /// control character (a tampered cache entry could hold a CR/LF) or no content is left out.
-    public static func headers(for metadata: DiskCacheMetadata?) -> [(String, String)] {
+    static func headers(for metadata: DiskCacheMetadata?) -> [(String, String)] {
         guard let metadata else { return [] }
         var headers: [(String, String)] = []
         if let etag = usable(metadata.etag) { headers.append(("If-None-Match", etag)) }

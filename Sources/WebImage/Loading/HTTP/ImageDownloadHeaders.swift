@@ -14,7 +14,7 @@ public struct ImageDownloadHeaders: Sendable, Equatable, Sequence, ExpressibleBy
     /// The fields in order, names as they were given.
     public private(set) var fields: [Field] = []
 
-    /// `Accept: image/*,*/*;q=0.8` (SDWebImage's) and `User-Agent: ` ``WebImageUserAgent/default``.
+    /// `Accept: image/*,*/*;q=0.8` (SDWebImage's) and `User-Agent: swift-web-image/<version> (<OS>; Swift)`.
     public static let defaultImageHeaders: ImageDownloadHeaders = [
         "Accept": "image/*,*/*;q=0.8", "User-Agent": WebImageUserAgent.default,
     ]

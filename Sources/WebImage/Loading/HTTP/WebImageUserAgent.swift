@@ -2,12 +2,12 @@ import Foundation
 
 /// The `User-Agent` the downloader sends by default. SDWebImage builds one from the app's name,
 /// version and device; a library on a server has neither, so ours names the library and the OS.
-public enum WebImageUserAgent {
+enum WebImageUserAgent {
     /// The library version the user agent reports.
-    public static let version = "0.1.0"
+    static let version = "0.1.0"
 
     /// `swift-web-image/<version> (<OS>; Swift)`, for example `swift-web-image/0.1.0 (Linux; Swift)`.
-    public static var `default`: String {
+    static var `default`: String {
         asciiOnly("swift-web-image/\(version) (\(operatingSystem); Swift)")
     }
 
