@@ -15,18 +15,11 @@ enum WebImageLog {
     /// `url` as it may appear in a log: without user name and password, which URLs can carry
     /// and logs must never.
     static func redacted(_ url: URL?) -> String {
-        guard let url else { return "" }
-        guard url.user != nil || url.password != nil,
-            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        else { return url.absoluteString }
-        components.user = nil
-        components.password = nil
-        return components.string ?? "<unprintable URL>"
+        URLCredentialRedaction.redacted(url?.absoluteString ?? "")
     }
 
     /// A cache key as it may appear in a log: keys are usually URLs, so the same redaction applies.
     static func redacted(key: String) -> String {
-        guard key.contains("@"), let url = URL(string: key) else { return key }
-        return redacted(url)
+        URLCredentialRedaction.redacted(key)
     }
 }

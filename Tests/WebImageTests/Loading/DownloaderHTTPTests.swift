@@ -128,6 +128,24 @@ struct DownloaderHTTPTests {
         }
     }
 
+    @Test("A failed download's error message names the URL without its user name and password")
+    func errorMessagesRedactCredentials() async throws {
+        try await Support.withOrigin(config: shortTimeout()) { origin, downloader in
+            var components = try #require(
+                URLComponents(url: origin.url(Support.pngPath + "?stall=1"), resolvingAgainstBaseURL: false))
+            components.user = "alice"
+            components.password = "s3cret"
+            let url = try #require(components.url)
+            let error = try #require(await Support.download(downloader, url).error)
+            #expect(error.transferKind == .timedOut)
+            #expect(error.message.contains("127.0.0.1"))
+            #expect(error.message.contains(Support.pngPath + "?stall=1"))
+            #expect(!error.message.contains("alice"))
+            #expect(!error.message.contains("s3cret"))
+            #expect(!"\(error)".contains("s3cret"))
+        }
+    }
+
     @Test("A body shorter than its Content-Length fails with connectionLost")
     func shortBody() async throws {
         try await Support.withOrigin { origin, downloader in

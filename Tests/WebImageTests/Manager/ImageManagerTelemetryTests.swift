@@ -94,6 +94,15 @@ import Testing
         #expect(WebImageLog.redacted(key: "https://bob:pw@example.com/a-T.png") == "https://example.com/a-T.png")
         #expect(WebImageLog.redacted(key: "plain-key") == "plain-key")
     }
+
+    @Test func errorMessagesDropEveryURLsUserInfoButKeepTheRest() {
+        let error = WebImageError.invalidURL("https://bob:pw@example.com/a@2x.png and ftp://eve@h:21/x?u=a@b")
+        #expect(error.message == "invalid URL: 'https://example.com/a@2x.png and ftp://h:21/x?u=a@b'")
+        #expect(WebImageError.badImageData("mail me@example.com").message == "bad image data: mail me@example.com")
+        #expect(
+            WebImageError.diskCacheFailure("'s3://key:secret@bucket/k' failed", underlying: nil).message
+                == "disk cache failure: 's3://bucket/k' failed")
+    }
 }
 
 /// Every log record of the loggers it makes, at every level.
