@@ -1,7 +1,6 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
-import Synchronization
 import WebImage
 
 /// A body the origin can serve, with the headers that describe it.

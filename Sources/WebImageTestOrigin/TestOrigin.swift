@@ -2,7 +2,6 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
 import WebImage
 
 /// A loopback HTTP/1.1 server for tests, the demo and benchmarks.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import WebImage
 
 /// One pass of the demo: every load in the list at once through the manager, counted.

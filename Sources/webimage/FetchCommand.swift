@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Synchronization
 import WebImage
 
 /// `webimage fetch <url>... [--input FILE] [--out DIR] [--cache-dir DIR] [--concurrency N]

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import WebImage
 
 /// Writes `fetch` results into a directory: the name from the URL's last path component

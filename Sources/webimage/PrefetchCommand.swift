@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Synchronization
 import WebImage
 
 /// `webimage prefetch <url>... [--input FILE] [--cache-dir DIR] [--concurrency N] [--json]`:

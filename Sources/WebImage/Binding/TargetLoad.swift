@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One `setImage` call on its way: everything its callbacks need, holding the target weakly.
 struct TargetLoad: Sendable {

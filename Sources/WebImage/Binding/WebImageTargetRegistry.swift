@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One `setImage` call's load: the manager's operation once it exists.
 final class BindingLoad: Sendable {

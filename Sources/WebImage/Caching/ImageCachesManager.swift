@@ -1,5 +1,3 @@
-import Synchronization
-
 /// How ``ImageCachesManager`` runs one kind of operation over its caches
 /// (`SDImageCachesManagerOperationPolicy`).
 public enum ImageCachesManagerOperationPolicy: Sendable {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The default in-memory cache of decoded images (`SDMemoryCache`): a strict LRU bounded by a
 /// cost limit (bytes of decoded pixels) and a count limit.
 ///

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The coder registry (`SDImageCodersManager`): tries coders newest first and uses the first
 /// that can handle the data or format. It is itself an ``ImageCoding``.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Chains loaders (SDWebImage's `SDImageLoadersManager`): the newest loader that can request a
 /// URL loads it. It is itself an ``ImageLoading``, so the manager needs no special case.

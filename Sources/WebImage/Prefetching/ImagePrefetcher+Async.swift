@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 extension ImagePrefetcher {
     /// Prefetches `urls` and returns the counts once every URL ended.

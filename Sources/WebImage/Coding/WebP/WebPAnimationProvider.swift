@@ -1,6 +1,5 @@
 import CWebP
 import Foundation
-import Synchronization
 
 /// Decodes the frames of an animated WebP on demand (SDWebImageWebPCoder as an
 /// `SDAnimatedImageCoder`).

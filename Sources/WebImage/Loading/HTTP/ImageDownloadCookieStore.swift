@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// An in-memory cookie jar for the downloader's handle-cookies option, following RFC 6265's
 /// storage and retrieval models.
