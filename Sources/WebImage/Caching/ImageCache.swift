@@ -242,8 +242,8 @@ struct DiskReadKey: Hashable, Sendable {
     /// Nil for a coder that is a value: its identity cannot be compared, so it never shares.
     init?(key: String, options: ImageDecodeOptions, coder: (any ImageCoding)?) {
         if let coder {
-            guard type(of: coder) is AnyClass else { return nil }
-            self.coder = ObjectIdentifier(coder as AnyObject)
+            guard let identity = ObjectIdentifier(instance: coder) else { return nil }
+            self.coder = identity
         } else {
             self.coder = nil
         }

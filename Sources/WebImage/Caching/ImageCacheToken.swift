@@ -5,52 +5,27 @@ import Foundation
 public final class ImageCacheToken: Sendable {
     public typealias Completion = @Sendable (Image?, Data?, ImageCacheType) -> Void
 
-    private struct State: ~Copyable {
-        var completion: Completion?
-        var task: Task<Void, Never>?
-        var cancelled = false
-    }
-
-    /// Everything mutable sits behind this lock; the completion is taken out once.
-    private let state: Locked<State>
+    private let callback: CallbackTask<ImageCacheQueryResult>
 
     init(completion: @escaping Completion) {
-        state = Locked(State(completion: completion))
+        callback = CallbackTask { result in completion(result.image, result.data, result.cacheType) }
     }
 
     /// Whether ``cancel()`` was called.
-    public var isCancelled: Bool { state.withLock { $0.cancelled } }
+    public var isCancelled: Bool { callback.isCancelled }
 
     /// Stops the query and calls the completion with `(nil, nil, .none)` on this thread, unless
     /// it already ran. Later results are dropped.
     public func cancel() {
-        let (completion, task) = state.withLock { state in
-            state.cancelled = true
-            let taken = (state.completion, state.task)
-            state.completion = nil
-            state.task = nil
-            return taken
-        }
-        task?.cancel()
-        completion?(nil, nil, .none)
+        callback.cancel(reporting: .miss)
     }
 
     func attach(_ task: Task<Void, Never>) {
-        let cancelled = state.withLock { state in
-            if !state.cancelled { state.task = task }
-            return state.cancelled
-        }
-        if cancelled { task.cancel() }
+        callback.attach(task)
     }
 
     func finish(_ result: ImageCacheQueryResult) {
-        let completion = state.withLock { state in
-            let taken = state.completion
-            state.completion = nil
-            state.task = nil
-            return taken
-        }
-        completion?(result.image, result.data, result.cacheType)
+        callback.deliver(result)
     }
 }
 

@@ -49,10 +49,9 @@ public final class ImageCachesManager: ImageCaching {
     /// Removes `cache` (compared by identity; caches that are values cannot be told apart and
     /// are left in place — set ``caches`` instead).
     public func removeCache(_ cache: any ImageCaching) {
-        guard type(of: cache) is AnyClass else { return }
-        let target = cache as AnyObject
+        guard let target = ObjectIdentifier(instance: cache) else { return }
         state.withLock { state in
-            state.caches.removeAll { type(of: $0) is AnyClass && ($0 as AnyObject) === target }
+            state.caches.removeAll { ObjectIdentifier(instance: $0) == target }
         }
     }
 

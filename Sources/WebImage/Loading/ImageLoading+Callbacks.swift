@@ -53,53 +53,24 @@ extension ImageLoading {
 
 /// One callback-shaped load: its task, and a completion that runs its terminal call once.
 final class CallbackLoad: ImageLoadingOperation {
-    private struct State {
-        var completion: ImageLoaderCompletion?
-        var task: Task<Void, Never>?
-        var cancelled = false
-    }
-
-    /// Every mutable field sits behind this lock; the completion runs outside it.
-    private let state: Locked<State>
+    private let callback: CallbackTask<Result<ImageLoadResult, WebImageError>>
 
     init(completion: @escaping ImageLoaderCompletion) {
-        state = Locked(State(completion: completion))
+        callback = CallbackTask(completion: completion)
     }
 
-    var isCancelled: Bool { state.withLock { $0.cancelled } }
+    var isCancelled: Bool { callback.isCancelled }
 
     func cancel() {
-        let (completion, task) = state.withLock { state in
-            state.cancelled = true
-            defer {
-                state.completion = nil
-                state.task = nil
-            }
-            return (state.completion, state.task)
-        }
-        task?.cancel()
-        completion?(.failure(.cancelled))
+        callback.cancel(reporting: .failure(.cancelled))
     }
 
     func attach(_ task: Task<Void, Never>) {
-        let cancelled = state.withLock { state in
-            if !state.cancelled { state.task = task }
-            return state.cancelled
-        }
-        if cancelled { task.cancel() }
+        callback.attach(task)
     }
 
     /// A partial result, or the terminal one (a failure or a finished result) once.
     func deliver(_ result: Result<ImageLoadResult, WebImageError>) {
-        let isTerminal = (try? result.get())?.isFinished ?? true
-        let completion = state.withLock { state -> ImageLoaderCompletion? in
-            let taken = state.completion
-            if isTerminal {
-                state.completion = nil
-                state.task = nil
-            }
-            return taken
-        }
-        completion?(result)
+        callback.deliver(result, isTerminal: (try? result.get())?.isFinished ?? true)
     }
 }

@@ -4,20 +4,10 @@ import Foundation
 /// keys wait for one run. A load that may not share gets a key of its own.
 enum LoadKey: Hashable, Sendable {
     case shared(LoadCoalescingKey)
-    case unshared(UInt64)
-
-    private static let unsharedCount = Locked<UInt64>(0)
+    case unshared(UnsharedID)
 
     init(_ load: ImageManager.PreparedLoad) {
-        if let key = LoadCoalescingKey(load) {
-            self = .shared(key)
-        } else {
-            self = .unshared(
-                Self.unsharedCount.withLock { count in
-                    count += 1
-                    return count
-                })
-        }
+        self = LoadCoalescingKey(load).map { .shared($0) } ?? .unshared(.next())
     }
 }
 
@@ -44,7 +34,7 @@ struct LoadCoalescingKey: Hashable, Sendable {
         guard !load.options.contains(.refreshCached), context.custom.isEmpty, context.loaderCachedImage == nil,
             context.downloadRequestModifier == nil, context.downloadResponseModifier == nil,
             context.downloadDecryptor == nil, context.downloadResponseHandler == nil,
-            let cache = Self.identity(load.cache), let loader = Self.identity(load.loader),
+            let cache = ObjectIdentifier(instance: load.cache), let loader = ObjectIdentifier(instance: load.loader),
             let original = Self.optionalIdentity(context.originalImageCache),
             let coder = Self.optionalIdentity(context.imageCoder),
             let serializer = Self.optionalIdentity(context.cacheSerializer)
@@ -63,12 +53,7 @@ struct LoadCoalescingKey: Hashable, Sendable {
     /// `.some(nil)` for no value, `.some(id)` for a class instance, nil (cannot compare) otherwise.
     private static func optionalIdentity(_ value: Any?) -> ObjectIdentifier?? {
         guard let value else { return .some(nil) }
-        return identity(value).map { .some($0) }
-    }
-
-    private static func identity(_ value: Any) -> ObjectIdentifier? {
-        guard type(of: value) is AnyClass else { return nil }
-        return ObjectIdentifier(value as AnyObject)
+        return ObjectIdentifier(instance: value).map { .some($0) }
     }
 
     func hash(into hasher: inout Hasher) {

@@ -142,24 +142,14 @@ struct DecodeKey: Hashable, Sendable {
     enum CoderIdentity: Hashable, Sendable {
         case registry
         case object(ObjectIdentifier)
-        case unshared(UInt64)
+        case unshared(UnsharedID)
     }
-
-    private static let unsharedCount = Locked<UInt64>(0)
 
     init(transfer: TransferKey, options: ImageDecodeOptions, coder: (any ImageCoding)?) {
         self.transfer = transfer
         self.options = options
         if let coder {
-            if type(of: coder) is AnyClass {
-                self.coder = .object(ObjectIdentifier(coder as AnyObject))
-            } else {
-                self.coder = .unshared(
-                    Self.unsharedCount.withLock {
-                        $0 += 1
-                        return $0
-                    })
-            }
+            self.coder = ObjectIdentifier(instance: coder).map { .object($0) } ?? .unshared(.next())
         } else {
             self.coder = .registry
         }
