@@ -41,7 +41,7 @@ public final class DiskCache: DiskCaching {
     let state = Locked(State())
 
     /// Opens (creating with mode 0700 if needed) the cache in `directory`.
-    /// - Throws: ``WebImageError/diskCacheFailure(_:)`` if the directory cannot be created.
+    /// - Throws: ``WebImageError/diskCacheFailure(_:underlying:)`` if the directory cannot be created.
     public init(directory: URL, config: ImageCacheConfig = ImageCacheConfig()) throws(WebImageError) {
         self.directory = directory.standardizedFileURL
         self.directoryPath = self.directory.path

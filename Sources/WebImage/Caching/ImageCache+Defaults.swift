@@ -3,7 +3,7 @@ import Foundation
 extension ImageCache {
     /// A cache with a ``MemoryCache`` and a ``DiskCache`` in `directory`, by default
     /// ``DiskCache/defaultDirectory(namespace:)`` (`$XDG_CACHE_HOME/swift-web-image/<namespace>`).
-    /// - Throws: ``WebImageError/diskCacheFailure(_:)`` if the directory cannot be created.
+    /// - Throws: ``WebImageError/diskCacheFailure(_:underlying:)`` if the directory cannot be created.
     public convenience init(
         namespace: String = "default", directory: URL? = nil, config: ImageCacheConfig = ImageCacheConfig()
     ) throws {
@@ -16,7 +16,7 @@ extension ImageCache {
     ///
     /// If its directory cannot be created (no home directory, a read-only or full file system),
     /// the shared cache still works from memory: its disk part then misses every read, and every
-    /// disk write throws ``WebImageError/diskCacheFailure(_:)`` naming the directory and the
+    /// disk write throws ``WebImageError/diskCacheFailure(_:underlying:)`` naming the directory and the
     /// reason. First use never crashes.
     public static let shared: ImageCache = makeShared(directory: DiskCache.defaultDirectory(namespace: "default"))
 

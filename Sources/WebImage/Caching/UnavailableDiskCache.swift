@@ -2,7 +2,7 @@ import Foundation
 
 /// The disk part of ``ImageCache/shared`` when its directory cannot be created (no home
 /// directory, a read-only or full file system). Every read misses and every write throws
-/// ``WebImageError/diskCacheFailure(_:)`` with the reason, so the shared cache keeps working
+/// ``WebImageError/diskCacheFailure(_:underlying:)`` with the reason, so the shared cache keeps working
 /// from memory instead of crashing at first use, and callers that store learn why nothing
 /// reaches the disk.
 final class UnavailableDiskCache: DiskCaching {

@@ -62,7 +62,7 @@ enum DecodeGeometry {
     }
 
     /// Throws ``WebImageError/imageTooLarge(width:height:limit:)`` when `width × height` exceeds
-    /// the limit, and ``WebImageError/badImageData(_:)`` for a 0-pixel image.
+    /// the limit, and ``WebImageError/badImageData(_:underlying:)`` for a 0-pixel image.
     static func checkPixelLimit(width: Int, height: Int, options: ImageDecodeOptions) throws(WebImageError) {
         guard width > 0, height > 0 else {
             throw .badImageData("the image claims a size of \(width)x\(height) pixels")

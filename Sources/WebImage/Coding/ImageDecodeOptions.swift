@@ -37,7 +37,7 @@ public struct ImageDecodeOptions: Sendable, Equatable {
     public init() {}
 
     /// Throws ``WebImageError/imageTooLarge(width:height:limit:)`` when `width × height` exceeds
-    /// ``maxPixelCount``, and ``WebImageError/badImageData(_:)`` for a 0-pixel image. A coder calls
+    /// ``maxPixelCount``, and ``WebImageError/badImageData(_:underlying:)`` for a 0-pixel image. A coder calls
     /// this once the header is read, before it allocates pixels.
     public func checkPixelLimit(width: Int, height: Int) throws(WebImageError) {
         try DecodeGeometry.checkPixelLimit(width: width, height: height, options: self)

@@ -32,7 +32,7 @@ public struct ImageBitmap: Sendable, Equatable {
     /// last copy of this bitmap goes away.
     private var recycler: PixelRecycler?
 
-    /// Wraps existing pixels; throws ``WebImageError/invalidArgument(_:)`` if the count is wrong.
+    /// Wraps existing pixels; throws ``WebImageError/invalidArgument(_:underlying:)`` if the count is wrong.
     public init(width: Int, height: Int, pixels: [UInt8]) throws(WebImageError) {
         guard width > 0, height > 0 else {
             throw .invalidArgument("bitmap size \(width)x\(height) must be positive")

@@ -19,7 +19,7 @@ public struct PixelRect: Hashable, Sendable, Codable, CustomStringConvertible {
 
 extension ImageBitmap {
     /// The pixels inside `rect`, which must lie within the bitmap and have a positive size
-    /// (else ``WebImageError/invalidArgument(_:)``).
+    /// (else ``WebImageError/invalidArgument(_:underlying:)``).
     public func cropped(to rect: PixelRect) throws(WebImageError) -> ImageBitmap {
         guard rect.width > 0, rect.height > 0, rect.x >= 0, rect.y >= 0,
             rect.x <= width - rect.width, rect.y <= height - rect.height

@@ -1,4 +1,4 @@
-/// Why a transfer failed below HTTP: the detail of ``WebImageError/transferFailed(_:)``.
+/// Why a transfer failed below HTTP: the detail of ``WebImageError/transferFailed(_:underlying:)``.
 ///
 /// SDWebImage passes `NSURLError`s through; these kinds are the ones its blocklist rule tells
 /// apart. The transient kinds (``isTransient``) are exactly the URL errors SDWebImage never

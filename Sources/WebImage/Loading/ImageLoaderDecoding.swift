@@ -12,7 +12,7 @@ public enum ImageLoaderDecoding {
     /// by default the URL's absolute string), the coder is the context's
     /// ``WebImageContext/imageCoder`` or the shared registry.
     ///
-    /// Empty data, undecodable data and a 0×0 result are ``WebImageError/badImageData(_:)``.
+    /// Empty data, undecodable data and a 0×0 result are ``WebImageError/badImageData(_:underlying:)``.
     public static func decode(
         _ data: Data, url: URL, options: WebImageOptions, context: WebImageContext?, cacheKey: String? = nil
     ) throws(WebImageError) -> Image {

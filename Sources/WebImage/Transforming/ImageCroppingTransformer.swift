@@ -7,7 +7,7 @@ import Foundation
 /// The rectangle is in pixels of the image as shown (SDWebImage's is in points). A fractional
 /// rectangle grows to the whole pixels it touches, as `CGRectIntegral` does, then is clipped to
 /// the image. A rectangle that is empty after clipping — a non-positive or non-finite size, or
-/// one entirely outside — throws ``WebImageError/invalidArgument(_:)``.
+/// one entirely outside — throws ``WebImageError/invalidArgument(_:underlying:)``.
 public struct ImageCroppingTransformer: ImageTransforming {
     public let x: Double
     public let y: Double

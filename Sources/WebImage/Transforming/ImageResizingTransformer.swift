@@ -41,7 +41,7 @@ public struct ImageResizingTransformer: ImageTransforming {
     }
 
     /// The size of the result for a source of `sourceSize` pixels (as shown). Throws
-    /// ``WebImageError/invalidArgument(_:)`` for a non-positive target size and
+    /// ``WebImageError/invalidArgument(_:underlying:)`` for a non-positive target size and
     /// ``WebImageError/imageTooLarge(width:height:limit:)`` above the pixel limit.
     public func outputSize(forSourceSize sourceSize: PixelSize) throws(WebImageError) -> PixelSize {
         guard size.isPositive else {

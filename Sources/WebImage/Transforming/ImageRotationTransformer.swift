@@ -16,7 +16,7 @@ public struct ImageRotationTransformer: ImageTransforming {
     public let angle: Double
     public let fitSize: Bool
 
-    /// A non-finite angle throws ``WebImageError/invalidArgument(_:)`` when transforming.
+    /// A non-finite angle throws ``WebImageError/invalidArgument(_:underlying:)`` when transforming.
     public init(angle: Double, fitSize: Bool = true) {
         self.angle = angle
         self.fitSize = fitSize

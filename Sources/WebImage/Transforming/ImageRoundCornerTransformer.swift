@@ -28,7 +28,7 @@ public struct ImageRoundCornerTransformer: ImageTransforming {
     public let borderColor: RGBA8?
 
     /// `radius` must be positive and finite and `borderWidth` finite and not negative; otherwise
-    /// transforming throws ``WebImageError/invalidArgument(_:)``.
+    /// transforming throws ``WebImageError/invalidArgument(_:underlying:)``.
     public init(radius: Double, corners: RectCorners = .allCorners, borderWidth: Double = 0, borderColor: RGBA8? = nil)
     {
         self.radius = radius

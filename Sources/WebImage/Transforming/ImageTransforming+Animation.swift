@@ -8,7 +8,7 @@ extension ImageTransforming {
     ///
     /// Throws ``WebImageError/imageTooLarge(width:height:limit:)`` when the transformed frames
     /// would exceed `maxAnimationByteCount` bytes, checked before each frame is kept, and
-    /// ``WebImageError/invalidArgument(_:)`` if frames come out in different sizes.
+    /// ``WebImageError/invalidArgument(_:underlying:)`` if frames come out in different sizes.
     public func transformedImage(
         _ image: Image, forKey key: String, animated: Bool,
         maxAnimationByteCount: Int = ImageDecodeOptions.defaultMaxAnimationByteCount

@@ -17,7 +17,7 @@ public protocol ImageTransforming: Sendable {
     ///
     /// The built-in transformers work on the pixels as shown (``Image/orientation`` applied first)
     /// and return an upright image marked ``Image/isTransformed``. Bad parameters throw
-    /// ``WebImageError/invalidArgument(_:)`` and results above the pixel limit
+    /// ``WebImageError/invalidArgument(_:underlying:)`` and results above the pixel limit
     /// ``WebImageError/imageTooLarge(width:height:limit:)``; never traps.
     func transformedImage(_ image: Image, forKey key: String) throws(WebImageError) -> Image
     /// The smallest size a source of `sourceSize` pixels may be decoded at (aspect ratio kept)

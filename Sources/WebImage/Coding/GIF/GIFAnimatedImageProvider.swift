@@ -46,7 +46,7 @@ final class GIFAnimatedImageProvider: AnimatedImageProvider {
         return container.frames[index].duration
     }
 
-    /// Frame `index` composited on the full canvas. Throws ``WebImageError/invalidArgument(_:)``
+    /// Frame `index` composited on the full canvas. Throws ``WebImageError/invalidArgument(_:underlying:)``
     /// for an index out of range.
     public func frame(at index: Int) throws(WebImageError) -> ImageBitmap {
         guard container.frames.indices.contains(index) else {

@@ -112,7 +112,7 @@ private struct GIFPendingFrame {
     var delay: Int
 }
 
-/// The giflib calls for one file, in order; every failure becomes ``WebImageError/encodingFailed(_:)``.
+/// The giflib calls for one file, in order; every failure becomes ``WebImageError/encodingFailed(_:underlying:)``.
 private struct GIFWriter {
     let gif: UnsafeMutablePointer<GifFileType>
     private var closed = false

@@ -13,7 +13,7 @@ import Foundation
 ///
 /// Damaged files: if the data ends or breaks inside a frame, that frame and any after it are
 /// dropped as long as one complete frame precedes them; otherwise decoding throws
-/// ``WebImageError/badImageData(_:)``. LZW data that ends early or holds a code not yet in the
+/// ``WebImageError/badImageData(_:underlying:)``. LZW data that ends early or holds a code not yet in the
 /// table ends that frame's pixels there; the rest of its rectangle keeps the canvas beneath.
 ///
 /// Progressive: while data arrives the incremental decoder shows the first frame with the

@@ -104,7 +104,7 @@ extension GIFContainer {
         return prefix == Array("GIF87a".utf8) || prefix == Array("GIF89a".utf8)
     }
 
-    /// Parses every block of `data`. Throws ``WebImageError/badImageData(_:)``.
+    /// Parses every block of `data`. Throws ``WebImageError/badImageData(_:underlying:)``.
     static func parse(_ data: Data) throws(WebImageError) -> GIFContainer {
         guard !data.isEmpty else { throw .badImageData("the GIF data is empty") }
         guard hasSignature(data) else { throw .badImageData("the data has no GIF signature") }

@@ -34,7 +34,7 @@ public struct JPEGCoder: ProgressiveImageCoding {
     }
 
     /// Decodes the whole image. Empty, corrupt and truncated data throw
-    /// ``WebImageError/badImageData(_:)``; headers above the pixel limit throw
+    /// ``WebImageError/badImageData(_:underlying:)``; headers above the pixel limit throw
     /// ``WebImageError/imageTooLarge(width:height:limit:)`` before any pixel is allocated.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
         try data.withUnsafeBytesTyped { bytes throws(WebImageError) in

@@ -10,7 +10,7 @@ import Foundation
 /// orientation of an `eXIf` chunk is honoured. An APNG decodes as its default (first) image.
 ///
 /// Truncated or corrupt data, a bad CRC on a critical chunk and too little image data are
-/// errors (``WebImageError/badImageData(_:)``), never a partial image.
+/// errors (``WebImageError/badImageData(_:underlying:)``), never a partial image.
 public struct PNGCoder: ImageCoding {
     public init() {}
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// Turns a downloaded body into image bytes before decoding (SDWebImage's
 /// `SDWebImageDownloaderDecryptor`): for servers that encrypt or encode their images. A nil
-/// result fails the download with ``WebImageError/badImageData(_:)``. As in SDWebImage, a
+/// result fails the download with ``WebImageError/badImageData(_:underlying:)``. As in SDWebImage, a
 /// decryptor turns progressive loading off: partial data cannot be decrypted.
 public protocol ImageDownloadDecrypting: Sendable {
     /// The decrypted bytes of the complete body `data` downloaded from `url` with response

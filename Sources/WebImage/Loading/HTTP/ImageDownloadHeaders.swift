@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Names must be RFC 9110 tokens and values must hold no control characters other than tab —
 /// above all no CR or LF, which would let a value inject further headers into the request.
-/// ``set(name:value:)`` and ``add(name:value:)`` throw ``WebImageError/invalidArgument(_:)`` for
+/// ``set(name:value:)`` and ``add(name:value:)`` throw ``WebImageError/invalidArgument(_:underlying:)`` for
 /// an invalid field; the subscript setter and the dictionary literal, which cannot throw,
 /// silently ignore it (the list is left unchanged). Leading and trailing spaces and tabs of a
 /// value are trimmed.

@@ -49,7 +49,7 @@ public struct ImageDownloadRetryPolicy: Sendable, Equatable {
         ImageDownloadRetryPolicy(maxAttempts: maxAttempts)
     }
 
-    /// Throws ``WebImageError/invalidArgument(_:)`` naming the first field out of range, so a
+    /// Throws ``WebImageError/invalidArgument(_:underlying:)`` naming the first field out of range, so a
     /// configuration can be rejected when it is set. ``retryDelay(afterAttempt:error:retryAfter:now:random:)``
     /// never traps on an invalid policy either; it clamps.
     public func validate() throws(WebImageError) {
