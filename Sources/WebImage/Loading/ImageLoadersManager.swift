@@ -57,3 +57,15 @@ public final class ImageLoadersManager: ImageLoading {
             .shouldBlockFailedURL(url, error: error, options: options, context: context) ?? false
     }
 }
+
+extension ImageLoadersManager {
+    /// The built-in loaders for remote and inline images: ``ImageDownloader/shared`` (oldest) and
+    /// ``DataURLImageLoader``, so `http`, `https` and `data` URLs load and every other scheme
+    /// fails with ``WebImageError/invalidURL(_:)``.
+    ///
+    /// `file:` URLs are opt-in, unlike SDWebImage: a server that loads URLs its users send must
+    /// not read its own files for them. Add ``FileImageLoader`` to this manager
+    /// (`ImageLoadersManager.shared.addLoader(FileImageLoader())`), or give a manager a loaders
+    /// manager that includes it, where local files are wanted.
+    public static let shared = ImageLoadersManager(loaders: [ImageDownloader.shared, DataURLImageLoader()])
+}

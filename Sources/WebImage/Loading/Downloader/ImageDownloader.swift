@@ -260,3 +260,20 @@ public final class ImageDownloader: Sendable {
         }
     }
 }
+
+extension ImageDownloader: ImageLoading {
+    /// `http` and `https` URLs.
+    public func canRequestImage(for url: URL, options: WebImageOptions, context: WebImageContext?) -> Bool {
+        guard let scheme = url.scheme?.lowercased() else { return false }
+        return scheme == "http" || scheme == "https"
+    }
+
+    /// Downloads with the ``ImageDownloaderOptions`` that SDWebImage derives from `options` and
+    /// whether the context carries a ``WebImageContext/loaderCachedImage``.
+    public func loadImage(
+        with url: URL, options: WebImageOptions, context: WebImageContext?, events: ImageLoadEventHandler?
+    ) async throws(WebImageError) -> ImageLoadResult {
+        let downloaderOptions = ImageDownloaderOptions(options, hasCachedImage: context?.loaderCachedImage != nil)
+        return try await downloadImage(with: url, options: downloaderOptions, context: context, events: events)
+    }
+}
