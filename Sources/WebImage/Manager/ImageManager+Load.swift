@@ -55,6 +55,34 @@ extension ImageManager {
         var fullKey: String
     }
 
+    // MARK: The entry point
+
+    /// Loads `url` and returns one result. With ``WebImageOptions/refreshCached`` the result is
+    /// the freshest image: the revalidated one, or the cached one if the server says it is current
+    /// (use ``imageEvents(with:options:context:)`` to see both). Cancelling the calling task
+    /// cancels the load and throws ``WebImageError/cancelled``. The load runs at the calling
+    /// task's priority unless ``WebImageOptions/highPriority`` or ``WebImageOptions/lowPriority``
+    /// says otherwise; a load that joins a running one raises it to its own priority.
+    ///
+    /// Throws ``WebImageError/Code/invalidURL`` for a nil or empty URL, ``WebImageError/Code/blackListed``
+    /// for a URL on the failed list (unless ``WebImageOptions/retryFailed``),
+    /// ``WebImageError/Code/notLoaded`` when the image is not cached and loading is not allowed,
+    /// and the loader's and transformer's errors.
+    public func loadImage(
+        with url: URL?, options: WebImageOptions = [], context: WebImageContext? = nil,
+        progress: (@Sendable (_ receivedSize: Int, _ expectedSize: Int) -> Void)? = nil
+    ) async throws(WebImageError) -> ImageManagerResult {
+        var events: (@Sendable (LoadEvent) -> Void)?
+        if let progress {
+            events = { event in
+                if case .progress(let received, let expected) = event { progress(received, expected) }
+            }
+        }
+        switch try await load(url, options: options, context: context, events: events) {
+        case .loaded(let result), .notModified(let result): return result
+        }
+    }
+
     // MARK: The load
 
     /// The engine behind every API style: prepare, memory, then the shared load.
