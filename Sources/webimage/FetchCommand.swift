@@ -80,8 +80,7 @@ struct FetchCommand: AsyncParsableCommand {
                         let written = try writer?.write(result, altered: altered)
                         tally.succeeded(result.cacheType, written: written)
                     } catch {
-                        let message = (error as? WebImageError)?.description ?? String(describing: error)
-                        tally.failed(text, message)
+                        tally.failed(text, String(describing: error))
                     }
                     display.update(tally.finished, bytes: downloader.statistics.receivedBytes)
                 }
