@@ -37,13 +37,6 @@ enum DownloaderTestSupport {
         return await recorder.result()
     }
 
-    /// Polls `condition` every few milliseconds for up to 20 s (generous for a loaded machine).
-    static func waitUntil(_ condition: () -> Bool) async {
-        for _ in 0..<4_000 where !condition() {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-    }
-
     /// A small fixture that decodes to 8×8 pixels... any valid PNG fixture.
     static let pngPath = "/fixtures/png/rgb8.png"
     static let jpegPath = "/fixtures/jpeg/photo_800x600.jpg"

@@ -117,7 +117,7 @@ struct LoadTests {
         #expect(cancelledLoads.allSatisfy { records[$0].gotImage || records[$0].error == .cancelled })
         #expect(cancelledLoads.count > Self.loadCount / 10 && !cancelledWithError.isEmpty)
 
-        await DownloaderTestSupport.waitUntil { downloader.currentDownloadCount == 0 && !manager.isRunning }
+        #expect(await eventually { downloader.currentDownloadCount == 0 && !manager.isRunning })
         #expect(downloader.currentDownloadCount == 0)
         #expect(!manager.isRunning)
         #expect(manager.loads.count == 0, "a coalesced load outlived its callers")
