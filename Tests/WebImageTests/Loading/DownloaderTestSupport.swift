@@ -6,23 +6,22 @@ import WebImageTestOrigin
 
 /// An origin with the fixtures, a downloader of its own, and helpers to wait for results.
 enum DownloaderTestSupport {
-    /// Runs `body` with a fresh origin serving `Tests/Fixtures` and a downloader made with
-    /// `config`; both are shut down afterwards.
+    /// Runs `body` with a fresh origin serving `Tests/Fixtures` (the shared ``withOrigin(_:)``)
+    /// and a downloader made with `config`; the downloader is shut down first, then the origin.
     static func withOrigin<T>(
         config: ImageDownloaderConfig = .default,
         _ body: (TestOrigin, ImageDownloader) async throws -> T
     ) async throws -> T {
-        let origin = try await TestOrigin.start(fixturesDirectory: Fixtures.directory)
-        let downloader = ImageDownloader(config: config)
-        do {
-            let result = try await body(origin, downloader)
-            await downloader.shutdown()
-            try await origin.shutdown()
-            return result
-        } catch {
-            await downloader.shutdown()
-            try? await origin.shutdown()
-            throw error
+        try await WebImageTests.withOrigin { origin in
+            let downloader = ImageDownloader(config: config)
+            do {
+                let result = try await body(origin, downloader)
+                await downloader.shutdown()
+                return result
+            } catch {
+                await downloader.shutdown()
+                throw error
+            }
         }
     }
 

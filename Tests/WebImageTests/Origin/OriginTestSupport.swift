@@ -10,20 +10,6 @@ import WebImageTestOrigin
     import Darwin
 #endif
 
-/// Starts an origin serving the committed fixtures, runs `body`, and shuts the origin down even
-/// when `body` throws.
-func withOrigin<T>(_ body: (TestOrigin) async throws -> T) async throws -> T {
-    let origin = try await TestOrigin.start(fixturesDirectory: Fixtures.directory)
-    do {
-        let result = try await body(origin)
-        try await origin.shutdown()
-        return result
-    } catch {
-        try? await origin.shutdown()
-        throw error
-    }
-}
-
 /// URLSession without caches or cookie handling, so every request reaches the origin as written.
 enum OriginClient {
     static func makeSession(timeout: TimeInterval = 10) -> URLSession {
