@@ -102,20 +102,3 @@ final class ResultRecorder: Sendable {
     var callsAfterTerminal: Int { state.withLock { $0.callsAfterTerminal } }
     var terminalCount: Int { state.withLock { $0.terminalCount } }
 }
-
-extension Result where Failure == WebImageError {
-    /// The error, or nil on success.
-    var error: WebImageError? {
-        if case .failure(let error) = self { return error }
-        return nil
-    }
-
-    var value: Success? { try? get() }
-}
-
-extension WebImageError {
-    /// The transfer failure kind, when this is one.
-    var transferKind: TransferFailure.Kind? {
-        transferFailure?.kind
-    }
-}

@@ -137,13 +137,3 @@ enum ManagerFixtures {
         return (ImageManager(cache: cache, loader: loader), loader, cache, disk)
     }
 }
-
-/// The error a throwing async call ends with, or nil.
-func loadError(_ body: () async throws(WebImageError) -> ImageManagerResult) async -> WebImageError? {
-    do {
-        _ = try await body()
-        return nil
-    } catch {
-        return error
-    }
-}
