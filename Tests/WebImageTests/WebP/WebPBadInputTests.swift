@@ -39,7 +39,7 @@ struct WebPBadInputTests {
         var generator = SplitMix64(seed: 7)
         for length in [0, 4, 30, 500] {
             let garbage = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            let data = Data(Array("RIFF".utf8) + WebPTestSupport.le32(length + 4) + Array("WEBP".utf8) + garbage)
+            let data = Data(Array("RIFF".utf8) + le32(length + 4) + Array("WEBP".utf8) + garbage)
             #expect(coder.canDecode(data))
             expectBadImageData { try coder.decode(data, options: ImageDecodeOptions()) }
             expectBadImageData { try coder.imageInfo(for: data) }
@@ -91,8 +91,7 @@ struct WebPBadInputTests {
     @Test func hostileStillHeadersAreRefusedBeforeAllocating() {
         let lossless = WebPTestSupport.vp8lChunk(width: 16383, height: 16383)
         let extended = WebPTestSupport.vp8xHeader(width: 16383, height: 16383, flags: 0x10, trailing: lossless)
-        let body = Array("WEBP".utf8) + lossless
-        let simple = Data(Array("RIFF".utf8) + WebPTestSupport.le32(body.count) + body)
+        let simple = WebPTestSupport.file(lossless)
         for data in [extended, simple] {
             var tiny = ImageDecodeOptions()
             tiny.maxPixelCount = 1000
@@ -112,8 +111,7 @@ struct WebPBadInputTests {
 
     @Test func headerWithinTheLimitButNoPixelDataThrows() throws {
         let lossless = WebPTestSupport.vp8lChunk(width: 300, height: 200)
-        let body = Array("WEBP".utf8) + lossless
-        let data = Data(Array("RIFF".utf8) + WebPTestSupport.le32(body.count) + body)
+        let data = WebPTestSupport.file(lossless)
         #expect(try coder.imageInfo(for: data).width == 300)
         expectBadImageData { try coder.decode(data, options: ImageDecodeOptions()) }
     }
