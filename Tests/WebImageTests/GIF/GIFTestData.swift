@@ -44,10 +44,15 @@ struct GIFBuilder {
 
     /// Packs codes of one fixed width, least significant bit first.
     static func packCodes(_ codes: [Int], width: Int) -> [UInt8] {
+        packCodes(codes, widths: Array(repeating: width, count: codes.count))
+    }
+
+    /// Packs each code in its own width (as a growing LZW table needs), least significant bit first.
+    static func packCodes(_ codes: [Int], widths: [Int]) -> [UInt8] {
         var out: [UInt8] = []
         var accumulator = 0
         var bits = 0
-        for code in codes {
+        for (code, width) in zip(codes, widths) {
             accumulator |= code << bits
             bits += width
             while bits >= 8 {
