@@ -44,10 +44,7 @@ struct HostileCorpusTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let inputs = try HostileCorpus.inputs()
         for input in inputs { try input.data.write(to: directory.appendingPathComponent(input.name)) }
-        let (status, output) = try await withCheckedThrowingContinuation { continuation in
-            // Off the cooperative pool: waiting for a child must not hold one of its threads.
-            Thread { continuation.resume(with: Result { try CacheTorture.run(["decode", directory.path]) }) }.start()
-        }
+        let (status, output) = try await onOwnThread { try CacheTorture.run(["decode", directory.path]) }
         #expect(status == 0, "\(output)")
         let lines = output.split(separator: "\n")
         let outcomes = lines.filter { $0.contains(" ok ") || $0.contains(" error ") }

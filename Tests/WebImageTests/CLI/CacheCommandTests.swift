@@ -16,11 +16,6 @@ struct CacheCommandTests {
         return (directory, await cache.totalDiskSize())
     }
 
-    private func json(_ text: String) throws -> [String: Any] {
-        let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
-        return try #require(object as? [String: Any])
-    }
-
     @Test("info --json prints the path, the entry count and the bytes")
     func infoJSON() async throws {
         let (directory, bytes) = try await filledDirectory()

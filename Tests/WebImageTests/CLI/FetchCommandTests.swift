@@ -6,10 +6,6 @@ import WebImageTestOrigin
 /// `webimage fetch` against the local origin.
 @Suite("webimage fetch", .serialized)
 struct FetchCommandTests {
-    private func json(_ text: String) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-    }
-
     private func errorLines(_ result: CommandRunner.Result) -> [Substring] {
         result.standardError.split(separator: "\n").filter { $0.hasPrefix("error: ") }
     }

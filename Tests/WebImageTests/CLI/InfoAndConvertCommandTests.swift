@@ -11,8 +11,7 @@ struct InfoAndConvertCommandTests {
             let file = Fixtures.directory.appendingPathComponent(path).path
             let result = try await CommandRunner.runOffPool(["info", file, "--json"])
             try #require(result.status == 0, "\(path): \(result.standardError)")
-            let object = try #require(
-                try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            let object = try json(result.standardOutput)
             #expect(
                 Set(object.keys)
                     == ["format", "width", "height", "frameCount", "loopCount", "hasAlpha", "orientation", "byteCount"])
@@ -36,8 +35,7 @@ struct InfoAndConvertCommandTests {
             "info", "data:image/png;base64,\(data.base64EncodedString())", "--json",
         ])
         try #require(result.status == 0, "\(result.standardError)")
-        let object = try #require(
-            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let object = try json(result.standardOutput)
         #expect(object["format"] as? String == "png")
         #expect(object["width"] as? Int == 11)
         #expect(object["byteCount"] as? Int == data.count)

@@ -6,10 +6,6 @@ import WebImageTestOrigin
 /// `webimage prefetch` against the local origin.
 @Suite("webimage prefetch", .serialized)
 struct PrefetchCommandTests {
-    private func json(_ text: String) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-    }
-
     @Test("500 URLs at concurrency 3: at most 3 in flight, all on disk, and a second run sends no request")
     func fiveHundredURLs() async throws {
         try await withOrigin { origin in

@@ -96,7 +96,7 @@ enum RawHTTP {
 
     /// Writes `request` as is and reads the reply until EOF, error or `timeout`.
     static func exchange(port: Int, request: String, timeout: TimeInterval = 10) async -> RawResponse {
-        await onThread {
+        await onOwnThread {
             let socket = connectSocket(port: port, timeout: timeout)
             guard socket.fd >= 0 else { return RawResponse(bytes: [], error: socket.error) }
             defer { close(socket.fd) }
@@ -120,7 +120,7 @@ enum RawHTTP {
 
     /// `0` if something accepts TCP connections on 127.0.0.1:`port`, else the connect `errno`.
     static func connectError(port: Int) async -> Int32 {
-        await onThread {
+        await onOwnThread {
             let socket = connectSocket(port: port, timeout: 5)
             if socket.fd >= 0 { close(socket.fd) }
             return socket.fd >= 0 ? 0 : socket.error
@@ -161,12 +161,6 @@ enum RawHTTP {
             return (-1, error)
         }
         return (fd, 0)
-    }
-
-    private static func onThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: work()) }.start()
-        }
     }
 }
 
