@@ -40,7 +40,7 @@ struct HostileCorpusTests {
 
     @Test("Decoding and re-encoding the whole corpus in a fresh process stays within bounded memory")
     func boundedMemoryInAChildProcess() async throws {
-        let directory = try CommandRunner.temporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let inputs = try HostileCorpus.inputs()
         for input in inputs { try input.data.write(to: directory.appendingPathComponent(input.name)) }

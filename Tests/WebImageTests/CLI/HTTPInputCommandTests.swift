@@ -25,7 +25,7 @@ struct HTTPInputCommandTests {
     @Test("convert fetches, transforms and writes an http: input")
     func convertOverHTTP() async throws {
         try await withOrigin { origin in
-            let directory = try CommandRunner.temporaryDirectory()
+            let directory = try makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let output = directory.appendingPathComponent("out.png")
             let result = try await CommandRunner.runOffPool([

@@ -43,7 +43,7 @@ struct InfoAndConvertCommandTests {
 
     @Test("convert writes every fixture as PNG with upright pixels equal to an in-process decode")
     func convertEveryFixtureToPNG() async throws {
-        let directory = try CommandRunner.temporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         for path in try HostileInputSweepTests.intactFixtures() {
             let output = directory.appendingPathComponent(UUID().uuidString + ".png")
@@ -60,7 +60,7 @@ struct InfoAndConvertCommandTests {
 
     @Test("convert keeps animations when the output format can hold them")
     func convertKeepsFrames() async throws {
-        let directory = try CommandRunner.temporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let animated = try HostileInputSweepTests.intactFixtures().filter {
             ((try? ImageCodersManager.shared.imageInfo(for: Fixtures.data($0)).frameCount) ?? 1) > 1
@@ -88,7 +88,7 @@ struct InfoAndConvertCommandTests {
 
     @Test("convert --thumbnail fits the box and --format overrides the extension")
     func thumbnailAndFormat() async throws {
-        let directory = try CommandRunner.temporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = try #require(try HostileInputSweepTests.intactFixtures().first { $0.hasPrefix("jpeg/") })
         let info = try ImageCodersManager.shared.imageInfo(for: Fixtures.data(source))

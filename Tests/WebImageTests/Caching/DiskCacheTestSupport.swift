@@ -8,7 +8,7 @@ import Foundation
 
 /// A fresh temporary directory, removed after `body`.
 func withTemporaryDiskCacheDirectory<T>(_ body: (URL) throws -> T) throws -> T {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-diskcache-\(UUID().uuidString)")
+    let url = temporaryURL("webimage-diskcache")
     defer { try? FileManager.default.removeItem(at: url) }
     return try body(url)
 }

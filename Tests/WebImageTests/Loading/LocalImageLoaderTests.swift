@@ -7,8 +7,7 @@ import Testing
 /// The `file:` and `data:` loaders, the loaders manager's routing and the async adapters.
 @Suite final class LocalImageLoaderTests {
     /// This test's own directory for the files it loads; removed when the test ends.
-    private let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("webimage-loader-\(UUID().uuidString)")
+    private let directory = temporaryURL("webimage-loader")
 
     deinit {
         try? FileManager.default.removeItem(at: directory)

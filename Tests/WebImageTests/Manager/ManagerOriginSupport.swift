@@ -17,8 +17,7 @@ struct ManagerOriginFixture {
     static func run<T>(
         config: ImageDownloaderConfig = .default, _ body: (ManagerOriginFixture) async throws -> T
     ) async throws -> T {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("webimage-manager-\(UUID().uuidString)")
+        let directory = temporaryURL("webimage-manager")
         defer { try? FileManager.default.removeItem(at: directory) }
         // Made first: if it throws, there is nothing to shut down yet.
         let cache = try ImageCache(directory: directory)

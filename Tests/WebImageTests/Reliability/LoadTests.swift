@@ -71,7 +71,7 @@ struct LoadTests {
     func tenThousandLoadsWithCancels() async throws {
         var cacheConfig = ImageCacheConfig()
         cacheConfig.maxMemoryCost = Self.memoryLimit
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-load-\(UUID())")
+        let directory = temporaryURL("webimage-load")
         defer { try? FileManager.default.removeItem(at: directory) }
         let cache = try ImageCache(directory: directory, config: cacheConfig)
         let origin = try await TestOrigin.start()

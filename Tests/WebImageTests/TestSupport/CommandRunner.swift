@@ -53,12 +53,6 @@ enum CommandRunner {
     static func runOffPool(_ arguments: [String], executable name: String = webimage) async throws -> Result {
         try await onOwnThread { try run(arguments, executable: name) }
     }
-
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
 }
 
 /// The JSON object a command printed (its `--json` output); fails the test when it is not one.
