@@ -1,3 +1,5 @@
+import Testing
+
 @testable import WebImage
 
 /// The error a throwing call ends with, or nil when it returns (for loads and other async calls
@@ -21,6 +23,22 @@ func webImageError(_ body: () throws -> Void) -> WebImageError? {
     } catch {
         return nil
     }
+}
+
+/// Expects `body` to throw a ``WebImageError`` for which `matches` holds, never to return.
+func expectWebImageError(
+    _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+    matching matches: (WebImageError) -> Bool, _ body: () throws -> Any
+) {
+    let error = #expect(throws: WebImageError.self, comment, sourceLocation: sourceLocation) { try body() }
+    if let error, !matches(error) { Issue.record("unexpected error \(error)", sourceLocation: sourceLocation) }
+}
+
+/// Expects `body` to throw ``WebImageError/badImageData(_:)``, never to return an image.
+func expectBadImageData(
+    _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Any
+) {
+    expectWebImageError(comment, sourceLocation: sourceLocation, matching: \.isBadImageData, body)
 }
 
 extension Result where Failure == WebImageError {

@@ -10,3 +10,11 @@ func isClose(_ a: RGBA8, _ b: RGBA8, tolerance: Int = 10) -> Bool {
 func areClose(_ a: [RGBA8], _ b: [RGBA8], tolerance: Int = 10) -> Bool {
     a.count == b.count && zip(a, b).allSatisfy { isClose($0, $1, tolerance: tolerance) }
 }
+
+/// Whether two bitmaps share their pixel storage (the same buffer, not an equal copy), which shows
+/// that nothing was decoded again.
+func sharesStorage(_ a: ImageBitmap, _ b: ImageBitmap) -> Bool {
+    a.pixels.withUnsafeBufferPointer { first in
+        b.pixels.withUnsafeBufferPointer { second in first.baseAddress == second.baseAddress }
+    }
+}

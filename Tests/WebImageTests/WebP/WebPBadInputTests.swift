@@ -8,15 +8,6 @@ struct WebPBadInputTests {
     let coder = WebPCoder()
     static let fixtures = ["lossy.webp", "lossless_alpha.webp", "photo.webp", "animated.webp", "subframes.webp"]
 
-    /// Expects `body` to throw ``WebImageError/badImageData(_:)``.
-    private func expectBadImageData(
-        _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Any
-    ) {
-        let error = #expect(throws: WebImageError.self, comment, sourceLocation: sourceLocation) { try body() }
-        if let error, error.code == .badImageData { return }
-        if let error { Issue.record("expected badImageData, got \(error)", sourceLocation: sourceLocation) }
-    }
-
     @Test func emptyDataThrowsBadImageData() {
         #expect(throws: WebImageError.badImageData("the data is empty")) {
             try coder.decode(Data(), options: ImageDecodeOptions())
