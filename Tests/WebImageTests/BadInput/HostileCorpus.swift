@@ -86,8 +86,6 @@ enum HostileCorpus {
         return b << 16 | a
     }
 
-    static func be32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8((value >> (24 - 8 * $0)) & 0xFF) } }
-
     // MARK: GIF
 
     static func gifScreen(width: Int, height: Int) -> Data {
@@ -130,11 +128,6 @@ enum HostileCorpus {
     /// A lossy `VP8 ` key frame header with the given size and no partition data.
     static func webpVP8(width: Int, height: Int) -> Data {
         let frame: [UInt8] = [0x10, 0x02, 0x00, 0x9D, 0x01, 0x2A] + le16(width) + le16(height) + [0, 0]
-        let chunk = Array("VP8 ".utf8) + WebPTestSupport.le32(frame.count) + frame
-        let body = Array("WEBP".utf8) + chunk
-        return Data(Array("RIFF".utf8) + WebPTestSupport.le32(body.count) + body)
+        return WebPTestSupport.file(WebPTestSupport.chunk("VP8 ", frame))
     }
-
-    static func be16(_ value: Int) -> [UInt8] { [UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)] }
-    static func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8((value >> 8) & 0xFF)] }
 }

@@ -40,14 +40,11 @@ struct HostileCorpusTests {
 
     @Test("Decoding and re-encoding the whole corpus in a fresh process stays within bounded memory")
     func boundedMemoryInAChildProcess() async throws {
-        let directory = try CommandRunner.temporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let inputs = try HostileCorpus.inputs()
         for input in inputs { try input.data.write(to: directory.appendingPathComponent(input.name)) }
-        let (status, output) = try await withCheckedThrowingContinuation { continuation in
-            // Off the cooperative pool: waiting for a child must not hold one of its threads.
-            Thread { continuation.resume(with: Result { try CacheTorture.run(["decode", directory.path]) }) }.start()
-        }
+        let (status, output) = try await onOwnThread { try CacheTorture.run(["decode", directory.path]) }
         #expect(status == 0, "\(output)")
         let lines = output.split(separator: "\n")
         let outcomes = lines.filter { $0.contains(" ok ") || $0.contains(" error ") }

@@ -7,18 +7,13 @@ import Testing
 struct CacheCommandTests {
     /// A cache directory holding two entries, and their total size on disk.
     private func filledDirectory() async throws -> (URL, Int) {
-        let directory = try CommandRunner.temporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         let cache = try ImageCache(directory: directory)
         let png = try ImageCodersManager.shared.encode(
             Image(bitmap: ImageBitmap(width: 4, height: 4, fill: .white), hasAlpha: false), as: .png, options: .init())
         try cache.storeImageDataToDisk(png, forKey: "https://example.com/a.png")
         try cache.storeImageDataToDisk(png + png, forKey: "https://example.com/b.png")
         return (directory, await cache.totalDiskSize())
-    }
-
-    private func json(_ text: String) throws -> [String: Any] {
-        let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
-        return try #require(object as? [String: Any])
     }
 
     @Test("info --json prints the path, the entry count and the bytes")
@@ -85,7 +80,7 @@ struct CacheCommandTests {
 
     @Test("a --cache-dir that is a file, or bad numbers, fail with one error line")
     func errors() async throws {
-        let directory = try CommandRunner.temporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("file")
         try Data("x".utf8).write(to: file)
@@ -105,7 +100,7 @@ struct CacheCommandTests {
 
     @Test("info on an empty directory reports zero")
     func empty() async throws {
-        let directory = try CommandRunner.temporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await CommandRunner.runOffPool(["cache", "info", "--cache-dir", directory.path, "--json"])
         #expect(result.status == 0)

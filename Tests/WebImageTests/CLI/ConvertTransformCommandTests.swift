@@ -10,7 +10,7 @@ struct ConvertTransformCommandTests {
 
     /// Runs `convert input <temp>.png flags...` and decodes what it wrote.
     private func convert(_ input: String, _ flags: [String]) async throws -> Image {
-        let directory = try CommandRunner.temporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out.png")
         let result = try await CommandRunner.runOffPool(["convert", input, output.path] + flags)
@@ -125,7 +125,7 @@ struct ConvertTransformCommandTests {
     @Test("Transform flags apply to every frame of an animation, keeping frames, durations and loop count")
     func animation() async throws {
         let input = Fixtures.directory.appendingPathComponent("gif/pillow_noise.gif")
-        let directory = try CommandRunner.temporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out.gif")
         let result = try await CommandRunner.runOffPool([
@@ -153,7 +153,7 @@ struct ConvertTransformCommandTests {
             ["--resize", "100000x100000"],
         ])
     func badValues(flags: [String]) async throws {
-        let directory = try CommandRunner.temporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out.png")
         let result = try await CommandRunner.runOffPool(["convert", Self.rgba, output.path] + flags)

@@ -7,7 +7,7 @@ import WebImage
 struct DemoCommandTests {
     @Test("demo exits 0, coalesces the cold pass, sends no request warm, and writes a contact sheet")
     func demoRunsEndToEnd() async throws {
-        let directory = try CommandRunner.temporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await CommandRunner.runOffPool(["demo", "--out", directory.path])
         try #require(result.status == 0, "stderr: \(result.standardError)\nstdout: \(result.standardOutput)")

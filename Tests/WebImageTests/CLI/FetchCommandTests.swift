@@ -6,10 +6,6 @@ import WebImageTestOrigin
 /// `webimage fetch` against the local origin.
 @Suite("webimage fetch", .serialized)
 struct FetchCommandTests {
-    private func json(_ text: String) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-    }
-
     private func errorLines(_ result: CommandRunner.Result) -> [Substring] {
         result.standardError.split(separator: "\n").filter { $0.hasPrefix("error: ") }
     }
@@ -17,7 +13,7 @@ struct FetchCommandTests {
     @Test("a cold fetch downloads each URL once and writes files; a warm one sends no request and reads disk")
     func coldThenWarm() async throws {
         try await withOrigin { origin in
-            let directory = try CommandRunner.temporaryDirectory()
+            let directory = try makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let urls = [
                 origin.url("/fixtures/png/rgba8.png").absoluteString,
@@ -57,7 +53,7 @@ struct FetchCommandTests {
     @Test("a thumbnail and transform write PNG files of the asked size")
     func thumbnailAndTransform() async throws {
         try await withOrigin { origin in
-            let directory = try CommandRunner.temporaryDirectory()
+            let directory = try makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let out = directory.appendingPathComponent("out")
             let result = try await CommandRunner.runOffPool([
@@ -76,7 +72,7 @@ struct FetchCommandTests {
     @Test("failures make the exit status non-zero and each one is listed")
     func failuresListed() async throws {
         try await withOrigin { origin in
-            let directory = try CommandRunner.temporaryDirectory()
+            let directory = try makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let good = origin.url("/fixtures/png/rgba8.png").absoluteString
             let missing = origin.url("/fixtures/png/missing.png").absoluteString
@@ -103,7 +99,7 @@ struct FetchCommandTests {
     @Test("--options fromCacheOnly with an empty cache fails cleanly without a request")
     func fromCacheOnlyEmptyCache() async throws {
         try await withOrigin { origin in
-            let directory = try CommandRunner.temporaryDirectory()
+            let directory = try makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let url = origin.url("/fixtures/png/rgba8.png").absoluteString
             let result = try await CommandRunner.runOffPool([
@@ -121,7 +117,7 @@ struct FetchCommandTests {
     @Test("issue 7: prefetch 500 URLs at concurrency 3, then fetch them fromCacheOnly with no request")
     func prefetchThenFetchFromCache() async throws {
         try await withOrigin { origin in
-            let directory = try CommandRunner.temporaryDirectory()
+            let directory = try makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let urls = (0..<500).map { origin.url("/generated/8x8.png?seed=\($0)").absoluteString }
             let list = directory.appendingPathComponent("urls.txt")

@@ -12,8 +12,7 @@ struct HTTPInputCommandTests {
             let url = origin.url("/fixtures/png/rgba8.png").absoluteString
             let result = try await CommandRunner.runOffPool(["info", url, "--json"])
             try #require(result.status == 0, "\(result.standardError)")
-            let object = try #require(
-                try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            let object = try json(result.standardOutput)
             #expect(object["format"] as? String == "png")
             #expect(object["width"] as? Int == 11)
             #expect(object["byteCount"] as? Int == (try Fixtures.data("png/rgba8.png")).count)
@@ -26,7 +25,7 @@ struct HTTPInputCommandTests {
     @Test("convert fetches, transforms and writes an http: input")
     func convertOverHTTP() async throws {
         try await withOrigin { origin in
-            let directory = try CommandRunner.temporaryDirectory()
+            let directory = try makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let output = directory.appendingPathComponent("out.png")
             let result = try await CommandRunner.runOffPool([

@@ -11,8 +11,7 @@ struct InfoAndConvertCommandTests {
             let file = Fixtures.directory.appendingPathComponent(path).path
             let result = try await CommandRunner.runOffPool(["info", file, "--json"])
             try #require(result.status == 0, "\(path): \(result.standardError)")
-            let object = try #require(
-                try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            let object = try json(result.standardOutput)
             #expect(
                 Set(object.keys)
                     == ["format", "width", "height", "frameCount", "loopCount", "hasAlpha", "orientation", "byteCount"])
@@ -36,8 +35,7 @@ struct InfoAndConvertCommandTests {
             "info", "data:image/png;base64,\(data.base64EncodedString())", "--json",
         ])
         try #require(result.status == 0, "\(result.standardError)")
-        let object = try #require(
-            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let object = try json(result.standardOutput)
         #expect(object["format"] as? String == "png")
         #expect(object["width"] as? Int == 11)
         #expect(object["byteCount"] as? Int == data.count)
@@ -45,7 +43,7 @@ struct InfoAndConvertCommandTests {
 
     @Test("convert writes every fixture as PNG with upright pixels equal to an in-process decode")
     func convertEveryFixtureToPNG() async throws {
-        let directory = try CommandRunner.temporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         for path in try HostileInputSweepTests.intactFixtures() {
             let output = directory.appendingPathComponent(UUID().uuidString + ".png")
@@ -62,7 +60,7 @@ struct InfoAndConvertCommandTests {
 
     @Test("convert keeps animations when the output format can hold them")
     func convertKeepsFrames() async throws {
-        let directory = try CommandRunner.temporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let animated = try HostileInputSweepTests.intactFixtures().filter {
             ((try? ImageCodersManager.shared.imageInfo(for: Fixtures.data($0)).frameCount) ?? 1) > 1
@@ -90,7 +88,7 @@ struct InfoAndConvertCommandTests {
 
     @Test("convert --thumbnail fits the box and --format overrides the extension")
     func thumbnailAndFormat() async throws {
-        let directory = try CommandRunner.temporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = try #require(try HostileInputSweepTests.intactFixtures().first { $0.hasPrefix("jpeg/") })
         let info = try ImageCodersManager.shared.imageInfo(for: Fixtures.data(source))

@@ -6,14 +6,10 @@ import WebImageTestOrigin
 /// `webimage prefetch` against the local origin.
 @Suite("webimage prefetch", .serialized)
 struct PrefetchCommandTests {
-    private func json(_ text: String) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-    }
-
     @Test("500 URLs at concurrency 3: at most 3 in flight, all on disk, and a second run sends no request")
     func fiveHundredURLs() async throws {
         try await withOrigin { origin in
-            let directory = try CommandRunner.temporaryDirectory()
+            let directory = try makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let urls = (0..<500).map { origin.url("/generated/8x8.png?seed=\($0)&delay=2").absoluteString }
             let list = directory.appendingPathComponent("urls.txt")
@@ -63,7 +59,7 @@ struct PrefetchCommandTests {
     @Test("skipped URLs are listed, and the command fails with one error line")
     func skippedURLs() async throws {
         try await withOrigin { origin in
-            let directory = try CommandRunner.temporaryDirectory()
+            let directory = try makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let good = origin.url("/fixtures/png/rgba8.png").absoluteString
             let missing = origin.url("/fixtures/png/missing.png").absoluteString
@@ -86,7 +82,7 @@ struct PrefetchCommandTests {
     @Test("text output names the counts")
     func textOutput() async throws {
         try await withOrigin { origin in
-            let directory = try CommandRunner.temporaryDirectory()
+            let directory = try makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let result = try await CommandRunner.runOffPool([
                 "prefetch", origin.url("/fixtures/jpeg/baseline.jpg").absoluteString, "--cache-dir", directory.path,

@@ -8,7 +8,7 @@ import Foundation
 
 /// A fresh temporary directory, removed after `body`.
 func withTemporaryDiskCacheDirectory<T>(_ body: (URL) throws -> T) throws -> T {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-diskcache-\(UUID().uuidString)")
+    let url = temporaryURL("webimage-diskcache")
     defer { try? FileManager.default.removeItem(at: url) }
     return try body(url)
 }
@@ -49,34 +49,19 @@ func diskCacheDirectoryListing(_ directory: URL) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
 }
 
-/// The `webimage-cache-torture` helper built beside the tests, and its value rule.
+/// The `webimage-cache-torture` helper built beside the tests (run through ``CommandRunner``),
+/// and its value rule.
 enum CacheTorture {
-    static var executable: URL {
-        let testBinaryDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let packageRoot = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
-        let candidates = [
-            testBinaryDirectory.appendingPathComponent("webimage-cache-torture"),
-            packageRoot.appendingPathComponent(".build/debug/webimage-cache-torture"),
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[1]
-    }
+    static let name = "webimage-cache-torture"
 
     static func process(_ arguments: [String]) -> (Process, Pipe) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        return (process, out)
+        CommandRunner.process(arguments, executable: name)
     }
 
     /// Runs the helper to completion: exit status and standard output.
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let (process, out) = process(arguments)
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try CommandRunner.run(arguments, executable: name)
+        return (result.status, result.standardOutput)
     }
 
     // The same rule as Tests/CacheTorture/main.swift (a separate executable, so not importable).

@@ -146,12 +146,4 @@ enum CacheFixtures {
     static func pngData(width: Int = 8, height: Int = 6) throws -> Data {
         try ImageCodersManager.shared.encode(opaqueImage(width: width, height: height), as: .png, options: .init())
     }
-
-    /// Waits until `condition` holds, polling every millisecond; gives up after 10 s so a bug
-    /// fails the test instead of hanging it.
-    static func waitUntil(_ condition: () -> Bool) async {
-        for _ in 0..<10_000 where !condition() {
-            try? await Task.sleep(for: .milliseconds(1))
-        }
-    }
 }

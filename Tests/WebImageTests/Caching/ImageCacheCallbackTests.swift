@@ -35,7 +35,7 @@ struct ImageCacheCallbackTests {
         let calls = Calls()
         let token = cache.queryCacheOperation(forKey: "k", completion: calls.record)
         #expect(token != nil)
-        await CacheFixtures.waitUntil { calls.count == 1 }
+        #expect(await eventually { calls.count == 1 })
         #expect(calls.count == 1)
         #expect(calls.last?.0?.width == 8 && calls.last?.1 == png && calls.last?.2 == .disk)
     }
@@ -46,7 +46,7 @@ struct ImageCacheCallbackTests {
         try disk.setData(try CacheFixtures.pngData(), forKey: "k", metadata: nil)
         let calls = Calls()
         let token = try #require(cache.queryCacheOperation(forKey: "k", completion: calls.record))
-        await CacheFixtures.waitUntil { disk.heldReads == 1 }
+        #expect(await eventually { disk.heldReads == 1 })
         token.cancel()
         #expect(calls.count == 1)
         #expect(calls.last?.0 == nil && calls.last?.1 == nil && calls.last?.2 == ImageCacheType.none)
@@ -54,7 +54,7 @@ struct ImageCacheCallbackTests {
         token.cancel()
         disk.release()
         // Let the abandoned work finish; its result must be dropped.
-        await CacheFixtures.waitUntil { cache.diskReads.count == 0 }
+        #expect(await eventually { cache.diskReads.count == 0 })
         try await Task.sleep(for: .milliseconds(20))
         #expect(calls.count == 1)
     }

@@ -24,7 +24,7 @@ struct ImageCacheCoalescingTests {
             for _ in 0..<50 {
                 group.addTask { try await cache.queryImage(forKey: "k", context: shared, cacheType: .disk) }
             }
-            await CacheFixtures.waitUntil { waiters(cache, "k") == 50 }
+            #expect(await eventually { waiters(cache, "k") == 50 })
             #expect(waiters(cache, "k") == 50)
             disk.release()
             return try await group.reduce(into: []) { $0.append($1) }
@@ -59,7 +59,7 @@ struct ImageCacheCoalescingTests {
         try disk.setData(try CacheFixtures.pngData(), forKey: "k", metadata: nil)
         let first = Task { try await cache.queryImage(forKey: "k", cacheType: .disk) }
         let second = Task { try await cache.queryImage(forKey: "k", cacheType: .disk) }
-        await CacheFixtures.waitUntil { waiters(cache, "k") == 2 }
+        #expect(await eventually { waiters(cache, "k") == 2 })
         first.cancel()
         await #expect(throws: WebImageError.cancelled) { try await first.value }
         #expect(waiters(cache, "k") == 1)
@@ -78,7 +78,7 @@ struct ImageCacheCoalescingTests {
         context.imageCoder = coder
         let shared = context
         let only = Task { try await cache.queryImage(forKey: "k", context: shared, cacheType: .disk) }
-        await CacheFixtures.waitUntil { disk.heldReads == 1 }
+        #expect(await eventually { disk.heldReads == 1 })
         only.cancel()
         await #expect(throws: WebImageError.cancelled) { try await only.value }
         #expect(cache.diskReads.count == 0)
@@ -115,7 +115,7 @@ struct ImageCacheCoalescingTests {
                     forKey: "slow", options: index.isMultiple(of: 2) ? [] : .scaleDownLargeImages)
             }
         }
-        await CacheFixtures.waitUntil { disk.heldReads >= 2 }
+        #expect(await eventually { disk.heldReads >= 2 })
         let hit = try await cache.queryImage(forKey: "fast")
         #expect(hit.cacheType == .memory && hit.image?.width == 2)
         let done = Locked(false)

@@ -6,7 +6,7 @@ import Testing
 @Suite("ImageCache over the real DiskCache")
 struct ImageCacheDiskCacheTests {
     private func directory() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("imagecache-tests-\(UUID().uuidString)")
+        temporaryURL("imagecache-tests")
     }
 
     @Test("store, clear memory, query: a disk hit with the same bytes and metadata")

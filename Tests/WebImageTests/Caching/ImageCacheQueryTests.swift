@@ -123,8 +123,7 @@ struct ImageCacheQueryTests {
     @Test("the additional path is read on a disk miss, and a bad file there is left alone")
     func additionalPath() async throws {
         let (cache, _, _) = CacheFixtures.makeCache()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("extra-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory("extra")
         defer { try? FileManager.default.removeItem(at: directory) }
         let png = try CacheFixtures.pngData(width: 5, height: 7)
         try png.write(to: directory.appendingPathComponent("good"))

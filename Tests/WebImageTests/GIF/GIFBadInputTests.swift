@@ -8,12 +8,7 @@ struct GIFBadInputTests {
     let coder = GIFCoder()
 
     func expectBadData(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(sourceLocation: sourceLocation) {
-            try coder.decode(data, options: ImageDecodeOptions())
-        } throws: { error in
-            if (error as? WebImageError)?.code == .badImageData { return true }
-            return false
-        }
+        expectBadImageData(sourceLocation: sourceLocation) { try coder.decode(data, options: ImageDecodeOptions()) }
     }
 
     func twoFrames() -> GIFBuilder {

@@ -48,21 +48,8 @@ struct GIFLZWTests {
         }
         codes.append(5)
         widths.append(width)
-        var out: [UInt8] = []
-        var accumulator = 0
-        var bits = 0
-        for (code, size) in zip(codes, widths) {
-            accumulator |= code << bits
-            bits += size
-            while bits >= 8 {
-                out.append(UInt8(accumulator & 0xFF))
-                accumulator >>= 8
-                bits -= 8
-            }
-        }
-        if bits > 0 { out.append(UInt8(accumulator)) }
         var gif = GIFBuilder(width: 100, height: 50)
-        gif.frames = [.init(width: 100, height: 50, indices: [], rawLZW: out)]
+        gif.frames = [.init(width: 100, height: 50, indices: [], rawLZW: GIFBuilder.packCodes(codes, widths: widths))]
         let image = try coder.decode(gif.data, options: ImageDecodeOptions())
         #expect(image.bitmap[0, 0] == GIFTestColor.red)
         #expect(image.bitmap[1, 0] == GIFTestColor.blue)

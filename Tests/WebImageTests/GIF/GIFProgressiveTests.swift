@@ -64,9 +64,7 @@ struct GIFProgressiveTests {
         let first = try #require(try decoder.currentImage())
         let again = try #require(try decoder.currentImage())
         // The same storage, not an equal copy: nothing was decoded the second time.
-        let same = first.bitmap.pixels.withUnsafeBufferPointer { a in
-            again.bitmap.pixels.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress }
-        }
+        let same = sharesStorage(first.bitmap, again.bitmap)
         #expect(same)
         decoder.update(data, isFinal: true)
         let final = try #require(try decoder.currentImage())

@@ -44,10 +44,15 @@ struct GIFBuilder {
 
     /// Packs codes of one fixed width, least significant bit first.
     static func packCodes(_ codes: [Int], width: Int) -> [UInt8] {
+        packCodes(codes, widths: Array(repeating: width, count: codes.count))
+    }
+
+    /// Packs each code in its own width (as a growing LZW table needs), least significant bit first.
+    static func packCodes(_ codes: [Int], widths: [Int]) -> [UInt8] {
         var out: [UInt8] = []
         var accumulator = 0
         var bits = 0
-        for code in codes {
+        for (code, width) in zip(codes, widths) {
             accumulator |= code << bits
             bits += width
             while bits >= 8 {
@@ -72,27 +77,25 @@ struct GIFBuilder {
         return out + [0]
     }
 
-    static func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8((value >> 8) & 0xFF)] }
-
     var data: Data {
         var out = Array("GIF89a".utf8)
         var tableSize = 2
         while tableSize < colors.count { tableSize *= 2 }
         let bits = tableSize.trailingZeroBitCount - 1
-        out += Self.le16(width) + Self.le16(height) + [UInt8(0xF0 | bits), 0, 0]
+        out += le16(width) + le16(height) + [UInt8(0xF0 | bits), 0, 0]
         for i in 0..<tableSize {
             let c = i < colors.count ? colors[i] : .black
             out += [c.r, c.g, c.b]
         }
         if let loopCount {
-            out += [0x21, 0xFF, 11] + Array("NETSCAPE2.0".utf8) + [3, 1] + Self.le16(loopCount) + [0]
+            out += [0x21, 0xFF, 11] + Array("NETSCAPE2.0".utf8) + [3, 1] + le16(loopCount) + [0]
         }
         for frame in frames {
             let flags = UInt8(frame.disposal << 2 | (frame.transparent == nil ? 0 : 1))
-            out += [0x21, 0xF9, 4, flags] + Self.le16(frame.delay) + [UInt8(frame.transparent ?? 0), 0]
+            out += [0x21, 0xF9, 4, flags] + le16(frame.delay) + [UInt8(frame.transparent ?? 0), 0]
             out +=
-                [0x2C] + Self.le16(frame.x) + Self.le16(frame.y) + Self.le16(frame.width)
-                + Self.le16(frame.height) + [frame.interlaced ? 0x40 : 0]
+                [0x2C] + le16(frame.x) + le16(frame.y) + le16(frame.width)
+                + le16(frame.height) + [frame.interlaced ? 0x40 : 0]
             out.append(UInt8(frame.minCodeSize))
             out += Self.subBlocks(frame.rawLZW ?? Self.literalLZW(frame.indices, minCodeSize: frame.minCodeSize))
         }

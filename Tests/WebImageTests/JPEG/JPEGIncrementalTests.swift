@@ -109,9 +109,7 @@ struct JPEGIncrementalTests {
         let first = try #require(try decoder.currentImage())
         let again = try #require(try decoder.currentImage())
         // The same storage, not an equal copy: nothing was decoded the second time.
-        let same = first.bitmap.pixels.withUnsafeBufferPointer { a in
-            again.bitmap.pixels.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress }
-        }
+        let same = sharesStorage(first.bitmap, again.bitmap)
         #expect(same)
     }
 
@@ -133,9 +131,7 @@ struct JPEGIncrementalTests {
         // Part of the second scan: not shown, so the image is not even re-decoded.
         decoder.update(data.prefix(scanStarts[1] + 40), isFinal: false)
         let second = try #require(try decoder.currentImage())
-        let same = first.bitmap.pixels.withUnsafeBufferPointer { a in
-            second.bitmap.pixels.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress }
-        }
+        let same = sharesStorage(first.bitmap, second.bitmap)
         #expect(same)
     }
 

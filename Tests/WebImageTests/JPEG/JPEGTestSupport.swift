@@ -49,33 +49,3 @@ extension ImageBitmap {
         ]
     }
 }
-
-/// Whether every channel of `a` is within `tolerance` of `b`.
-func isClose(_ a: RGBA8, _ b: RGBA8, tolerance: Int = 10) -> Bool {
-    abs(Int(a.r) - Int(b.r)) <= tolerance && abs(Int(a.g) - Int(b.g)) <= tolerance
-        && abs(Int(a.b) - Int(b.b)) <= tolerance && abs(Int(a.a) - Int(b.a)) <= tolerance
-}
-
-func areClose(_ a: [RGBA8], _ b: [RGBA8], tolerance: Int = 10) -> Bool {
-    a.count == b.count && zip(a, b).allSatisfy { isClose($0, $1, tolerance: tolerance) }
-}
-
-/// The error `body` throws, as a ``WebImageError`` (nil when it does not throw one).
-func webImageError(_ body: () throws -> Void) -> WebImageError? {
-    do {
-        try body()
-        return nil
-    } catch let error as WebImageError {
-        return error
-    } catch {
-        return nil
-    }
-}
-
-extension WebImageError {
-    var isBadImageData: Bool {
-        code == .badImageData
-    }
-
-    var message: String { description }
-}

@@ -37,7 +37,7 @@ struct DownloaderCoalescingTests {
             let revalidating = ImageDownloaderOptions([.refreshCached], hasCachedImage: true)
             // Both orders: the second caller arrives while the first one's transfer is in flight.
             for revalidatesFirst in [false, true] {
-                await Support.waitUntil { downloader.currentDownloadCount == 0 }
+                #expect(await eventually { downloader.currentDownloadCount == 0 })
                 origin.resetCounters()
                 let plain = ResultRecorder()
                 let revalidation = ResultRecorder()
@@ -47,7 +47,7 @@ struct DownloaderCoalescingTests {
                         with: url, options: revalidating, context: context, completion: revalidation.completion)
                 }
                 if revalidatesFirst { _ = startRevalidation() } else { _ = startPlain() }
-                await Support.waitUntil { origin.requestCount(path: Support.pngPath) == 1 }
+                #expect(await eventually { origin.requestCount(path: Support.pngPath) == 1 })
                 if revalidatesFirst { _ = startPlain() } else { _ = startRevalidation() }
                 #expect(await plain.result().value?.image.width == first.image.width)
                 #expect(await revalidation.result().error == .cacheNotModified)
@@ -82,13 +82,13 @@ struct DownloaderCoalescingTests {
             let recorder = ResultRecorder()
             let token = downloader.downloadImage(
                 with: origin.url(Support.pngPath + "?stall=1"), completion: recorder.completion)
-            await Support.waitUntil { origin.inFlightCount == 1 }
+            #expect(await eventually { origin.inFlightCount == 1 })
             #expect(origin.inFlightCount == 1)
             token?.cancel()
             #expect(await recorder.result().error == .cancelled)
-            await Support.waitUntil { origin.inFlightCount == 0 }
+            #expect(await eventually { origin.inFlightCount == 0 })
             #expect(origin.inFlightCount == 0)
-            await Support.waitUntil { downloader.currentDownloadCount == 0 }
+            #expect(await eventually { downloader.currentDownloadCount == 0 })
             #expect(downloader.currentDownloadCount == 0)
         }
     }
@@ -106,7 +106,7 @@ struct DownloaderCoalescingTests {
             #expect(downloader.currentDownloadCount == 3)
             downloader.cancelAllDownloads()
             for recorder in recorders { #expect(await recorder.result().error == .cancelled) }
-            await Support.waitUntil { downloader.currentDownloadCount == 0 }
+            #expect(await eventually { downloader.currentDownloadCount == 0 })
             #expect(downloader.currentDownloadCount == 0)
             #expect(origin.requestCount(path: Support.pngPath) <= 1)
         }
@@ -212,7 +212,7 @@ struct DownloaderCoalescingTests {
             }
             downloader.downloadImage(with: url, progress: joinOnFirstBytes, completion: first.completion)
             #expect(await first.result().value?.image.width == 800)
-            await Support.waitUntil { joined.withLock { $0 } }
+            #expect(await eventually { joined.withLock { $0 } })
             #expect(await late.result().value?.image.width == 800)
             #expect(origin.requestCount(path: Support.jpegPath) == 1)
         }

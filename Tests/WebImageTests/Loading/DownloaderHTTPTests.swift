@@ -87,7 +87,7 @@ struct DownloaderHTTPTests {
             let error = try #require(await Support.download(downloader, url).error)
             #expect(error.transferKind == .timedOut)
             // The slot is released just after the callers hear the error.
-            await Support.waitUntil { downloader.currentDownloadCount == 0 }
+            #expect(await eventually { downloader.currentDownloadCount == 0 })
             #expect(downloader.currentDownloadCount == 0)
         }
     }
@@ -110,10 +110,10 @@ struct DownloaderHTTPTests {
             let recorder = ResultRecorder()
             let token = downloader.downloadImage(
                 with: origin.url(Support.pngPath + "?stall=1"), completion: recorder.completion)
-            await Support.waitUntil { origin.requestCount(path: Support.pngPath) == 1 }
+            #expect(await eventually { origin.requestCount(path: Support.pngPath) == 1 })
             token?.cancel()
             #expect(await recorder.result().error == .cancelled)
-            await Support.waitUntil { downloader.currentDownloadCount == 0 }
+            #expect(await eventually { downloader.currentDownloadCount == 0 })
             #expect(downloader.currentDownloadCount == 0)
         }
     }
@@ -387,10 +387,10 @@ struct DownloaderHTTPTests {
             let url = origin.url(Support.pngPath + "?fail=2&failStatus=503&retryAfter=20")
             let recorder = ResultRecorder()
             let token = downloader.downloadImage(with: url, completion: recorder.completion)
-            await Support.waitUntil { origin.requestCount(path: Support.pngPath) == 1 }
+            #expect(await eventually { origin.requestCount(path: Support.pngPath) == 1 })
             token?.cancel()
             #expect(await recorder.result().error == .cancelled)
-            await Support.waitUntil { downloader.currentDownloadCount == 0 }
+            #expect(await eventually { downloader.currentDownloadCount == 0 })
             #expect(downloader.currentDownloadCount == 0)
             #expect(origin.requestCount(path: Support.pngPath) == 1)
         }

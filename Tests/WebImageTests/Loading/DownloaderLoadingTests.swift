@@ -96,7 +96,7 @@ struct DownloaderLoadingTests {
             #expect(sawProgress.withLock { $0 })
             #expect(finished.image.width == 800)
             let task = Task { try await downloader.loadImage(with: origin.url(Support.pngPath + "?stall=1")) }
-            await Support.waitUntil { origin.inFlightCount == 1 }
+            #expect(await eventually { origin.inFlightCount == 1 })
             task.cancel()
             await #expect(throws: WebImageError.cancelled) { try await task.value }
         }

@@ -102,12 +102,12 @@ struct DownloaderQueueTests {
                 recorders.append(recorder)
             }
             for recorder in recorders[0..<3] { #expect(await recorder.result().value != nil) }
-            await Support.waitUntil { arrivalOrder(origin, path).count == 4 }
+            #expect(await eventually { arrivalOrder(origin, path).count == 4 })
             tokens[3]?.cancel()
             #expect(await recorders[3].result().error == .cancelled)
             for recorder in recorders[4...] { #expect(await recorder.result().value != nil) }
             #expect(arrivalOrder(origin, path) == (0..<8).map(String.init))
-            await Support.waitUntil { downloader.currentDownloadCount == 0 }
+            #expect(await eventually { downloader.currentDownloadCount == 0 })
             #expect(downloader.currentDownloadCount == 0)
         }
     }
@@ -139,12 +139,12 @@ struct DownloaderQueueTests {
                     with: origin.url(Support.pngPath + "?id=\(index)&delay=3000"), completion: recorder.completion)
                 return recorder
             }
-            await Support.waitUntil { origin.inFlightCount == 1 }
+            #expect(await eventually { origin.inFlightCount == 1 })
             downloader.maxConcurrentDownloads = 3
             #expect(downloader.maxConcurrentDownloads == 3)
             // The peak, not the current count: on a starved machine (sanitizers, parallel suites)
             // this poll may first run after the first response ended.
-            await Support.waitUntil { origin.maxInFlightCount == 3 }
+            #expect(await eventually { origin.maxInFlightCount == 3 })
             #expect(origin.maxInFlightCount == 3)
             downloader.maxConcurrentDownloads = 0  // clamps to 1
             #expect(downloader.maxConcurrentDownloads == 1)

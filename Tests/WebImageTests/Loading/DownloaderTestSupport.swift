@@ -6,23 +6,22 @@ import WebImageTestOrigin
 
 /// An origin with the fixtures, a downloader of its own, and helpers to wait for results.
 enum DownloaderTestSupport {
-    /// Runs `body` with a fresh origin serving `Tests/Fixtures` and a downloader made with
-    /// `config`; both are shut down afterwards.
+    /// Runs `body` with a fresh origin serving `Tests/Fixtures` (the shared ``withOrigin(_:)``)
+    /// and a downloader made with `config`; the downloader is shut down first, then the origin.
     static func withOrigin<T>(
         config: ImageDownloaderConfig = .default,
         _ body: (TestOrigin, ImageDownloader) async throws -> T
     ) async throws -> T {
-        let origin = try await TestOrigin.start(fixturesDirectory: Fixtures.directory)
-        let downloader = ImageDownloader(config: config)
-        do {
-            let result = try await body(origin, downloader)
-            await downloader.shutdown()
-            try await origin.shutdown()
-            return result
-        } catch {
-            await downloader.shutdown()
-            try? await origin.shutdown()
-            throw error
+        try await WebImageTests.withOrigin { origin in
+            let downloader = ImageDownloader(config: config)
+            do {
+                let result = try await body(origin, downloader)
+                await downloader.shutdown()
+                return result
+            } catch {
+                await downloader.shutdown()
+                throw error
+            }
         }
     }
 
@@ -35,13 +34,6 @@ enum DownloaderTestSupport {
         _ = downloader.downloadImage(
             with: url, options: options, context: context, progress: progress, completion: recorder.completion)
         return await recorder.result()
-    }
-
-    /// Polls `condition` every few milliseconds for up to 20 s (generous for a loaded machine).
-    static func waitUntil(_ condition: () -> Bool) async {
-        for _ in 0..<4_000 where !condition() {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
     }
 
     /// A small fixture that decodes to 8×8 pixels... any valid PNG fixture.
@@ -109,21 +101,4 @@ final class ResultRecorder: Sendable {
     var progressReports: [(received: Int, expected: Int)] { state.withLock { $0.progress } }
     var callsAfterTerminal: Int { state.withLock { $0.callsAfterTerminal } }
     var terminalCount: Int { state.withLock { $0.terminalCount } }
-}
-
-extension Result where Failure == WebImageError {
-    /// The error, or nil on success.
-    var error: WebImageError? {
-        if case .failure(let error) = self { return error }
-        return nil
-    }
-
-    var value: Success? { try? get() }
-}
-
-extension WebImageError {
-    /// The transfer failure kind, when this is one.
-    var transferKind: TransferFailure.Kind? {
-        transferFailure?.kind
-    }
 }

@@ -7,8 +7,7 @@ import Testing
 /// The `file:` and `data:` loaders, the loaders manager's routing and the async adapters.
 @Suite final class LocalImageLoaderTests {
     /// This test's own directory for the files it loads; removed when the test ends.
-    private let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("webimage-loader-\(UUID().uuidString)")
+    private let directory = temporaryURL("webimage-loader")
 
     deinit {
         try? FileManager.default.removeItem(at: directory)
@@ -20,15 +19,6 @@ import Testing
         let url = directory.appendingPathComponent(name)
         try data.write(to: url)
         return url
-    }
-
-    private static func error(of operation: () async throws(WebImageError) -> ImageLoadResult) async -> WebImageError? {
-        do {
-            _ = try await operation()
-            return nil
-        } catch {
-            return error
-        }
     }
 
     @Test func fileLoaderDecodesAFileAndReportsItsSize() async throws {
@@ -48,7 +38,7 @@ import Testing
 
     @Test func fileLoaderReportsAMissingFileAsAFileNotFoundFailureThatIsBlocked() async throws {
         let url = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/a.png")
-        let error = await Self.error { () throws(WebImageError) in try await FileImageLoader().loadImage(with: url) }
+        let error = await loadError { () throws(WebImageError) in try await FileImageLoader().loadImage(with: url) }
         guard let failure = error?.transferFailure else {
             Issue.record("expected a transfer failure, got \(String(describing: error))")
             return
@@ -59,14 +49,14 @@ import Testing
 
     @Test func fileLoaderRefusesADirectoryAndAFileAboveItsLimit() async throws {
         let url = try temporaryFile(Data(repeating: 7, count: 2048))
-        let directoryError = await Self.error { () throws(WebImageError) in
+        let directoryError = await loadError { () throws(WebImageError) in
             try await FileImageLoader().loadImage(with: url.deletingLastPathComponent())
         }
         #expect(
             directoryError
                 == .transferFailed(
                     TransferFailure(.cannotReadFile, "\(url.deletingLastPathComponent().path) is a directory")))
-        let sizeError = await Self.error { () throws(WebImageError) in
+        let sizeError = await loadError { () throws(WebImageError) in
             try await FileImageLoader(maxFileSize: 1024).loadImage(with: url)
         }
         guard let failure = sizeError?.transferFailure else {
@@ -81,7 +71,7 @@ import Testing
             Data(), Data("not an image at all".utf8), Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0]),
         ] {
             let url = try temporaryFile(bytes)
-            let error = await Self.error { () throws(WebImageError) in try await FileImageLoader().loadImage(with: url)
+            let error = await loadError { () throws(WebImageError) in try await FileImageLoader().loadImage(with: url)
             }
             guard error?.code == .badImageData else {
                 Issue.record("\(bytes.count) bytes: expected bad image data, got \(String(describing: error))")
@@ -159,7 +149,7 @@ import Testing
         let manager = ImageLoadersManager(loaders: [FileImageLoader()])
         let url = try #require(URL(string: "gopher://example.invalid/a.png"))
         #expect(!manager.canRequestImage(for: url, options: [], context: nil))
-        let error = await Self.error { () throws(WebImageError) in try await manager.loadImage(with: url) }
+        let error = await loadError { () throws(WebImageError) in try await manager.loadImage(with: url) }
         guard let message = error?.message, error?.code == .invalidURL else {
             Issue.record("expected invalidURL, got \(String(describing: error))")
             return
@@ -238,7 +228,7 @@ private final class ResultLog: Sendable {
     func append(_ result: Result<ImageLoadResult, WebImageError>) { storage.withLock { $0.append(result) } }
     var count: Int { storage.withLock { $0.count } }
     var errors: [WebImageError] {
-        storage.withLock { $0.compactMap { if case .failure(let error) = $0 { error } else { nil } } }
+        storage.withLock { $0.compactMap(\.error) }
     }
 }
 

@@ -37,7 +37,7 @@ import Testing
         let second = CompletionLog()
         let firstOperation = manager.loadImage(with: url, completed: first.completion)
         manager.loadImage(with: url, completed: second.completion)
-        for _ in 0..<500 where loader.requestCount(for: url) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(await eventually { loader.requestCount(for: url) != 0 })
         try await Task.sleep(for: .milliseconds(50))
         firstOperation.cancel()
         try await first.waitForFinished()

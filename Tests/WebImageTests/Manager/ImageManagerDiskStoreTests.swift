@@ -62,7 +62,7 @@ import Testing
     @Test func withoutWaitStoreCacheTheDiskEntryStillArrivesOnce() async throws {
         let (manager, _, _, disk) = try F.make()
         _ = try await manager.loadImage(with: F.pngURL)
-        try await waitUntil { disk.containsData(forKey: F.pngURL.absoluteString) }
+        #expect(await eventually { disk.containsData(forKey: F.pngURL.absoluteString) })
         #expect(disk.storedData(forKey: F.pngURL.absoluteString) == (try F.png()))
         #expect(disk.state.withLock { $0.writes } == 1)
     }
@@ -75,7 +75,7 @@ import Testing
             return (data ?? Data()) + Data("-tail".utf8)
         }
         _ = try await manager.loadImage(with: F.jpegURL)
-        try await waitUntil { disk.containsData(forKey: F.jpegURL.absoluteString) }
+        #expect(await eventually { disk.containsData(forKey: F.jpegURL.absoluteString) })
         #expect(disk.storedData(forKey: F.jpegURL.absoluteString) == (try F.jpeg()) + Data("-tail".utf8))
         #expect(sizes.withLock { $0 } == [800])
         #expect(disk.state.withLock { $0.writes } == 1)
@@ -92,13 +92,5 @@ import Testing
         let transformed = try #require(disk.storedData(forKey: key))
         #expect(try ImageCodersManager.shared.decode(transformed, options: ImageDecodeOptions()).width == 40)
         #expect(disk.state.withLock { $0.writes } == 2)
-    }
-
-    /// Polls `condition` for up to 5 s.
-    private func waitUntil(_ condition: () -> Bool) async throws {
-        for _ in 0..<500 where !condition() {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(condition(), "timed out")
     }
 }

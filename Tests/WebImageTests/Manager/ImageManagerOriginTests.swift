@@ -123,9 +123,10 @@ import WebImageTestOrigin
             let log = CompletionLog()
             fixture.manager.loadImage(with: url, options: .refreshCached, completed: log.completion)
             try await log.waitForFinished()
-            await DownloaderTestSupport.waitUntil {
-                fixture.origin.requestCount(path: O.pngPath) == 2 && !fixture.manager.isRunning
-            }
+            #expect(
+                await eventually {
+                    fixture.origin.requestCount(path: O.pngPath) == 2 && !fixture.manager.isRunning
+                })
             #expect(!fixture.manager.isRunning)
             let requests = fixture.origin.requests(path: O.pngPath)
             #expect(requests.count == 2)
@@ -169,7 +170,7 @@ import WebImageTestOrigin
             let kept = CompletionLog()
             let operation = fixture.manager.loadImage(with: url, completed: cancelled.completion)
             fixture.manager.loadImage(with: url, completed: kept.completion)
-            await DownloaderTestSupport.waitUntil { fixture.origin.requestCount(path: O.pngPath) == 1 }
+            #expect(await eventually { fixture.origin.requestCount(path: O.pngPath) == 1 })
             operation.cancel()
             try await cancelled.waitForFinished()
             try await kept.waitForFinished()

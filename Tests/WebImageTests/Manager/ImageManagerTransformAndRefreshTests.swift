@@ -135,7 +135,7 @@ import Testing
         loader.respond(to: url, with: .hang)
         let log = CompletionLog()
         let operation = manager.loadImage(with: url, completed: log.completion)
-        for _ in 0..<500 where loader.requestCount(for: url) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(await eventually { loader.requestCount(for: url) != 0 })
         #expect(manager.isRunning)
         operation.cancel()
         operation.cancel()
@@ -193,7 +193,7 @@ import Testing
         let url = try #require(URL(string: "test://origin/hang-async.png"))
         loader.respond(to: url, with: .hang)
         let task = Task { () throws(WebImageError) -> ImageManagerResult in try await manager.loadImage(with: url) }
-        for _ in 0..<500 where !manager.isRunning { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(await eventually { manager.isRunning })
         task.cancel()
         let result = await task.result
         #expect(throws: WebImageError.cancelled) { try result.get() }

@@ -11,32 +11,28 @@ struct ManagerOriginFixture {
     let cache: ImageCache
     let manager: ImageManager
 
-    /// Runs `body` with a fresh origin, downloader, cache and manager; shuts the downloader and
-    /// the origin down and removes the cache directory afterwards, also when `body` throws.
+    /// Runs `body` with a fresh origin and downloader (``DownloaderTestSupport/withOrigin(config:_:)``),
+    /// a cache and a manager; drains the cache's disk writes before the downloader and the origin
+    /// shut down, and removes the cache directory afterwards, also when `body` throws.
     static func run<T>(
         config: ImageDownloaderConfig = .default, _ body: (ManagerOriginFixture) async throws -> T
     ) async throws -> T {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("webimage-manager-\(UUID().uuidString)")
+        let directory = temporaryURL("webimage-manager")
         defer { try? FileManager.default.removeItem(at: directory) }
         // Made first: if it throws, there is nothing to shut down yet.
         let cache = try ImageCache(directory: directory)
-        let origin = try await TestOrigin.start(fixturesDirectory: Fixtures.directory)
-        let downloader = ImageDownloader(config: config)
-        do {
+        return try await DownloaderTestSupport.withOrigin(config: config) { origin, downloader in
             let fixture = ManagerOriginFixture(
                 origin: origin, downloader: downloader, cache: cache,
                 manager: ImageManager(cache: cache, loader: downloader))
-            let result = try await body(fixture)
-            await Self.drainDiskWrites(of: cache)
-            await downloader.shutdown()
-            try await origin.shutdown()
-            return result
-        } catch {
-            await Self.drainDiskWrites(of: cache)
-            await downloader.shutdown()
-            try? await origin.shutdown()
-            throw error
+            do {
+                let result = try await body(fixture)
+                await Self.drainDiskWrites(of: cache)
+                return result
+            } catch {
+                await Self.drainDiskWrites(of: cache)
+                throw error
+            }
         }
     }
 
@@ -46,6 +42,6 @@ struct ManagerOriginFixture {
         await cache.io.drain()
     }
 
-    static let pngPath = "/fixtures/png/rgb8.png"
-    static let jpegPath = "/fixtures/jpeg/photo_800x600.jpg"
+    static let pngPath = DownloaderTestSupport.pngPath
+    static let jpegPath = DownloaderTestSupport.jpegPath
 }

@@ -110,12 +110,10 @@ final class CompletionLog: Sendable {
     }
     var all: [Call] { calls.withLock { $0 } }
 
-    /// Waits (polling, up to 10 s) until `count` calls with finished == true arrived.
+    /// Waits (polling, as long as ``eventually(timeout:_:)`` does) until `count` calls with
+    /// finished == true arrived.
     func waitForFinished(_ count: Int = 1) async throws {
-        for _ in 0..<1000 {
-            if all.filter(\.finished).count >= count { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        if await eventually({ all.filter(\.finished).count >= count }) { return }
         Issue.record("timed out waiting for \(count) finished calls; got \(all.count) calls")
     }
 }
@@ -137,15 +135,5 @@ enum ManagerFixtures {
         let disk = FakeDiskCache()
         let cache = ImageCache(memoryCache: MemoryCache(), diskCache: disk)
         return (ImageManager(cache: cache, loader: loader), loader, cache, disk)
-    }
-}
-
-/// The error a throwing async call ends with, or nil.
-func loadError(_ body: () async throws(WebImageError) -> ImageManagerResult) async -> WebImageError? {
-    do {
-        _ = try await body()
-        return nil
-    } catch {
-        return error
     }
 }

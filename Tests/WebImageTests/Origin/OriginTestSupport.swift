@@ -10,20 +10,6 @@ import WebImageTestOrigin
     import Darwin
 #endif
 
-/// Starts an origin serving the committed fixtures, runs `body`, and shuts the origin down even
-/// when `body` throws.
-func withOrigin<T>(_ body: (TestOrigin) async throws -> T) async throws -> T {
-    let origin = try await TestOrigin.start(fixturesDirectory: Fixtures.directory)
-    do {
-        let result = try await body(origin)
-        try await origin.shutdown()
-        return result
-    } catch {
-        try? await origin.shutdown()
-        throw error
-    }
-}
-
 /// URLSession without caches or cookie handling, so every request reaches the origin as written.
 enum OriginClient {
     static func makeSession(timeout: TimeInterval = 10) -> URLSession {
@@ -110,7 +96,7 @@ enum RawHTTP {
 
     /// Writes `request` as is and reads the reply until EOF, error or `timeout`.
     static func exchange(port: Int, request: String, timeout: TimeInterval = 10) async -> RawResponse {
-        await onThread {
+        await onOwnThread {
             let socket = connectSocket(port: port, timeout: timeout)
             guard socket.fd >= 0 else { return RawResponse(bytes: [], error: socket.error) }
             defer { close(socket.fd) }
@@ -134,7 +120,7 @@ enum RawHTTP {
 
     /// `0` if something accepts TCP connections on 127.0.0.1:`port`, else the connect `errno`.
     static func connectError(port: Int) async -> Int32 {
-        await onThread {
+        await onOwnThread {
             let socket = connectSocket(port: port, timeout: 5)
             if socket.fd >= 0 { close(socket.fd) }
             return socket.fd >= 0 ? 0 : socket.error
@@ -176,12 +162,6 @@ enum RawHTTP {
         }
         return (fd, 0)
     }
-
-    private static func onThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: work()) }.start()
-        }
-    }
 }
 
 /// Milliseconds elapsed while running `body`.
@@ -191,14 +171,4 @@ func elapsedMilliseconds<T>(_ body: () async throws -> T) async rethrows -> (T, 
     let result = try await body()
     let elapsed = start.duration(to: clock.now)
     return (result, Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
-}
-
-/// Polls `condition` until it holds or `timeout` passes; returns whether it held.
-func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
 }

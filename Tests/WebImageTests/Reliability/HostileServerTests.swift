@@ -26,10 +26,11 @@ struct HostileServerTests {
     private func failure(_ fixture: ManagerOriginFixture, _ url: URL) async throws -> WebImageError {
         let error = try #require(
             await loadError { () throws(WebImageError) in try await fixture.manager.loadImage(with: url) })
-        await DownloaderTestSupport.waitUntil {
-            fixture.downloader.currentDownloadCount == 0 && !fixture.manager.isRunning
-                && fixture.origin.inFlightCount == 0
-        }
+        #expect(
+            await eventually {
+                fixture.downloader.currentDownloadCount == 0 && !fixture.manager.isRunning
+                    && fixture.origin.inFlightCount == 0
+            })
         #expect(fixture.downloader.currentDownloadCount == 0, "a download outlived its load")
         #expect(!fixture.manager.isRunning, "the manager still runs a load")
         #expect(fixture.origin.inFlightCount == 0, "the origin still holds a request open")

@@ -71,7 +71,7 @@ struct LoadTests {
     func tenThousandLoadsWithCancels() async throws {
         var cacheConfig = ImageCacheConfig()
         cacheConfig.maxMemoryCost = Self.memoryLimit
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-load-\(UUID())")
+        let directory = temporaryURL("webimage-load")
         defer { try? FileManager.default.removeItem(at: directory) }
         let cache = try ImageCache(directory: directory, config: cacheConfig)
         let origin = try await TestOrigin.start()
@@ -117,7 +117,7 @@ struct LoadTests {
         #expect(cancelledLoads.allSatisfy { records[$0].gotImage || records[$0].error == .cancelled })
         #expect(cancelledLoads.count > Self.loadCount / 10 && !cancelledWithError.isEmpty)
 
-        await DownloaderTestSupport.waitUntil { downloader.currentDownloadCount == 0 && !manager.isRunning }
+        #expect(await eventually { downloader.currentDownloadCount == 0 && !manager.isRunning })
         #expect(downloader.currentDownloadCount == 0)
         #expect(!manager.isRunning)
         #expect(manager.loads.count == 0, "a coalesced load outlived its callers")

@@ -7,14 +7,11 @@ struct TransformerBadParameterTests {
     let image = TransformTestSupport.image(TransformTestSupport.noise(width: 10, height: 10))
 
     private func expectError(
-        _ transformer: any ImageTransforming, _ matches: @escaping (WebImageError) -> Bool,
+        _ transformer: any ImageTransforming, _ matches: (WebImageError) -> Bool,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
-        #expect(sourceLocation: sourceLocation) {
+        expectWebImageError(sourceLocation: sourceLocation, matching: matches) {
             try transformer.transformedImage(image, forKey: "k")
-        } throws: { error in
-            guard let error = error as? WebImageError else { return false }
-            return matches(error)
         }
     }
 

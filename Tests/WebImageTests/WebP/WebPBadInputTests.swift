@@ -8,15 +8,6 @@ struct WebPBadInputTests {
     let coder = WebPCoder()
     static let fixtures = ["lossy.webp", "lossless_alpha.webp", "photo.webp", "animated.webp", "subframes.webp"]
 
-    /// Expects `body` to throw ``WebImageError/badImageData(_:)``.
-    private func expectBadImageData(
-        _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Any
-    ) {
-        let error = #expect(throws: WebImageError.self, comment, sourceLocation: sourceLocation) { try body() }
-        if let error, error.code == .badImageData { return }
-        if let error { Issue.record("expected badImageData, got \(error)", sourceLocation: sourceLocation) }
-    }
-
     @Test func emptyDataThrowsBadImageData() {
         #expect(throws: WebImageError.badImageData("the data is empty")) {
             try coder.decode(Data(), options: ImageDecodeOptions())
@@ -39,7 +30,7 @@ struct WebPBadInputTests {
         var generator = SplitMix64(seed: 7)
         for length in [0, 4, 30, 500] {
             let garbage = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            let data = Data(Array("RIFF".utf8) + WebPTestSupport.le32(length + 4) + Array("WEBP".utf8) + garbage)
+            let data = Data(Array("RIFF".utf8) + le32(length + 4) + Array("WEBP".utf8) + garbage)
             #expect(coder.canDecode(data))
             expectBadImageData { try coder.decode(data, options: ImageDecodeOptions()) }
             expectBadImageData { try coder.imageInfo(for: data) }
@@ -91,8 +82,7 @@ struct WebPBadInputTests {
     @Test func hostileStillHeadersAreRefusedBeforeAllocating() {
         let lossless = WebPTestSupport.vp8lChunk(width: 16383, height: 16383)
         let extended = WebPTestSupport.vp8xHeader(width: 16383, height: 16383, flags: 0x10, trailing: lossless)
-        let body = Array("WEBP".utf8) + lossless
-        let simple = Data(Array("RIFF".utf8) + WebPTestSupport.le32(body.count) + body)
+        let simple = WebPTestSupport.file(lossless)
         for data in [extended, simple] {
             var tiny = ImageDecodeOptions()
             tiny.maxPixelCount = 1000
@@ -112,8 +102,7 @@ struct WebPBadInputTests {
 
     @Test func headerWithinTheLimitButNoPixelDataThrows() throws {
         let lossless = WebPTestSupport.vp8lChunk(width: 300, height: 200)
-        let body = Array("WEBP".utf8) + lossless
-        let data = Data(Array("RIFF".utf8) + WebPTestSupport.le32(body.count) + body)
+        let data = WebPTestSupport.file(lossless)
         #expect(try coder.imageInfo(for: data).width == 300)
         expectBadImageData { try coder.decode(data, options: ImageDecodeOptions()) }
     }

@@ -19,10 +19,10 @@ struct WebPEncodingTests {
         let decoded = try coder.decode(data, options: ImageDecodeOptions())
         #expect(decoded.width == 64 && decoded.height == 48)
         #expect(!decoded.hasAlpha)
-        #expect(WebPTestSupport.isClose(decoded.bitmap[8, 6], colours[0], tolerance: 12))
-        #expect(WebPTestSupport.isClose(decoded.bitmap[56, 6], colours[1], tolerance: 12))
-        #expect(WebPTestSupport.isClose(decoded.bitmap[8, 42], colours[2], tolerance: 12))
-        #expect(WebPTestSupport.isClose(decoded.bitmap[56, 42], colours[3], tolerance: 12))
+        #expect(isClose(decoded.bitmap[8, 6], colours[0], tolerance: 12))
+        #expect(isClose(decoded.bitmap[56, 6], colours[1], tolerance: 12))
+        #expect(isClose(decoded.bitmap[8, 42], colours[2], tolerance: 12))
+        #expect(isClose(decoded.bitmap[56, 42], colours[3], tolerance: 12))
     }
 
     @Test func lowerQualityGivesSmallerFiles() throws {
@@ -80,7 +80,7 @@ struct WebPEncodingTests {
         let decoded = try coder.decode(
             try coder.encode(Image(bitmap: bitmap), as: .webp, options: options), options: .init())
         #expect(decoded.width == 32 && decoded.height == 24)
-        #expect(WebPTestSupport.isClose(decoded.bitmap[4, 3], colours[0], tolerance: 16))
+        #expect(isClose(decoded.bitmap[4, 3], colours[0], tolerance: 16))
     }
 
     @Test func maxFileSizeFindsAQualityThatFits() throws {
@@ -121,7 +121,7 @@ struct WebPEncodingTests {
         let animation = try #require(decoded.animation)
         #expect(animation.frameCount == 4 && animation.loopCount == 0)
         for (index, colour) in colours.enumerated() {
-            #expect(WebPTestSupport.isClose(try animation.frame(at: index).bitmap[8, 8], colour, tolerance: 12))
+            #expect(isClose(try animation.frame(at: index).bitmap[8, 8], colour, tolerance: 12))
             #expect(animation.duration(at: index) == 0.25)
         }
     }

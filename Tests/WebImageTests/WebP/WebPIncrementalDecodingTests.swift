@@ -21,7 +21,7 @@ struct WebPIncrementalDecodingTests {
             partials += 1
             if image.bitmap[100, 127].a == 0 { sawTransparentTail = true }
             // Decoded rows already match the final image.
-            #expect(WebPTestSupport.isClose(image.bitmap[5, 0], oneShot.bitmap[5, 0], tolerance: 0))
+            #expect(isClose(image.bitmap[5, 0], oneShot.bitmap[5, 0], tolerance: 0))
         }
         #expect(partials >= 3)
         #expect(sawTransparentTail)
@@ -90,9 +90,8 @@ struct WebPIncrementalDecodingTests {
     @Test func garbageAndOversizedDownloadsThrow() throws {
         let garbage = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
         // A complete VP8 chunk whose frame header is garbage.
-        let chunk = Array("VP8 ".utf8) + WebPTestSupport.le32(20) + [UInt8](repeating: 0xAB, count: 20)
-        let body = Array("WEBP".utf8) + chunk
-        garbage.update(Data(Array("RIFF".utf8) + WebPTestSupport.le32(body.count) + body), isFinal: false)
+        let chunk = WebPTestSupport.chunk("VP8 ", [UInt8](repeating: 0xAB, count: 20))
+        garbage.update(WebPTestSupport.file(chunk), isFinal: false)
         #expect(throws: WebImageError.self) { try garbage.currentImage() }
 
         var options = ImageDecodeOptions()

@@ -18,7 +18,7 @@ struct WebPStillDecodingTests {
             (8, 42, RGBA8(r: 0, g: 0, b: 255)), (56, 42, RGBA8(r: 255, g: 255, b: 255)),
         ]
         for (x, y, colour) in expected {
-            #expect(WebPTestSupport.isClose(image.bitmap[x, y], colour, tolerance: 12), "pixel \(x),\(y)")
+            #expect(isClose(image.bitmap[x, y], colour, tolerance: 12), "pixel \(x),\(y)")
         }
     }
 
@@ -48,8 +48,8 @@ struct WebPStillDecodingTests {
         let image = try coder.decode(try Fixtures.data("webp/lossy.webp"), options: options)
         #expect(image.width == 32 && image.height == 24)
         #expect(image.isThumbnail)
-        #expect(WebPTestSupport.isClose(image.bitmap[4, 3], RGBA8(r: 255, g: 0, b: 0), tolerance: 16))
-        #expect(WebPTestSupport.isClose(image.bitmap[28, 21], RGBA8(r: 255, g: 255, b: 255), tolerance: 16))
+        #expect(isClose(image.bitmap[4, 3], RGBA8(r: 255, g: 0, b: 0), tolerance: 16))
+        #expect(isClose(image.bitmap[28, 21], RGBA8(r: 255, g: 255, b: 255), tolerance: 16))
     }
 
     @Test func thumbnailWithoutAspectRatioStretches() throws {

@@ -5,12 +5,6 @@ import Testing
 
 /// Helpers shared by the WebP tests.
 enum WebPTestSupport {
-    /// Whether every channel of `actual` is within `tolerance` of `expected`.
-    static func isClose(_ actual: RGBA8, _ expected: RGBA8, tolerance: Int) -> Bool {
-        abs(Int(actual.r) - Int(expected.r)) <= tolerance && abs(Int(actual.g) - Int(expected.g)) <= tolerance
-            && abs(Int(actual.b) - Int(expected.b)) <= tolerance && abs(Int(actual.a) - Int(expected.a)) <= tolerance
-    }
-
     /// The colours of `animated.webp`'s frames, in order (see generators/webp.py).
     static let animatedColours: [RGBA8] = [
         RGBA8(r: 255, g: 0, b: 0), RGBA8(r: 0, g: 255, b: 0), RGBA8(r: 0, g: 0, b: 255),
@@ -28,21 +22,25 @@ enum WebPTestSupport {
         return bitmap
     }
 
+    /// A WebP file: `RIFF <size> WEBP` and then `chunks` as they are.
+    static func file(_ chunks: [UInt8]) -> Data {
+        let body = Array("WEBP".utf8) + chunks
+        return Data(Array("RIFF".utf8) + le32(body.count) + body)
+    }
+
+    /// A chunk: its four-character code, the payload's size, and the payload (not padded).
+    static func chunk(_ fourCC: String, _ payload: [UInt8]) -> [UInt8] {
+        Array(fourCC.utf8) + le32(payload.count) + payload
+    }
+
     /// `RIFF <size> WEBP VP8X` with the given flags and canvas, optionally followed by more chunks.
     static func vp8xHeader(width: Int, height: Int, flags: UInt8, trailing: [UInt8] = []) -> Data {
-        var chunk: [UInt8] = Array("VP8X".utf8) + [10, 0, 0, 0, flags, 0, 0, 0]
-        chunk += le24(width - 1) + le24(height - 1)
-        let body = Array("WEBP".utf8) + chunk + trailing
-        return Data(Array("RIFF".utf8) + le32(body.count) + body)
+        file(chunk("VP8X", [flags, 0, 0, 0] + le24(width - 1) + le24(height - 1)) + trailing)
     }
 
     /// A `VP8L` chunk holding only a lossless header that claims `width`×`height`.
     static func vp8lChunk(width: Int, height: Int) -> [UInt8] {
         let bits = UInt32(width - 1) | (UInt32(height - 1) << 14) | (1 << 28)
-        let payload: [UInt8] = [0x2F] + le32(Int(bits)) + [0, 0, 0]
-        return Array("VP8L".utf8) + le32(payload.count) + payload
+        return chunk("VP8L", [0x2F] + le32(Int(bits)) + [0, 0, 0])
     }
-
-    static func le24(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF)] }
-    static func le32(_ v: Int) -> [UInt8] { le24(v) + [UInt8((v >> 24) & 0xFF)] }
 }

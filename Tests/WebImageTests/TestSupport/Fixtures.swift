@@ -3,7 +3,7 @@ import Foundation
 /// Committed test images under `Tests/Fixtures` (made by `Tests/Fixtures/generate.py`).
 enum Fixtures {
     static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Support
+        .deletingLastPathComponent()  // TestSupport
         .deletingLastPathComponent()  // WebImageTests
         .deletingLastPathComponent()  // Tests
         .appendingPathComponent("Fixtures")
