@@ -165,7 +165,8 @@ package final class SlotQueue: Sendable {
     /// A running job's handle on its worker: what interrupts or raises it.
     package struct Job: Sendable {
         fileprivate let worker: Worker
-        fileprivate let number: UInt64
+        /// Which of its worker's jobs this is: 1 for a worker's first, 2 for the one it ran next.
+        package let number: UInt64
 
         /// Cancels the worker's task while it still runs this job; the worker then ends.
         package func interrupt() { worker.interrupt(number) }

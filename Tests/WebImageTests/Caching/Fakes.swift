@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 @testable import WebImage
 

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import MetricsTestKit
-import Synchronization
 import Testing
 
 @testable import WebImage

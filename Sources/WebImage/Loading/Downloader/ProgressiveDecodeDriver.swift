@@ -3,20 +3,24 @@ import Synchronization
 
 /// One incremental decoder per progressive decode: partial decodes run off the receiving task, at most
 /// one at a time (bytes arriving while one runs are picked up by the next), and none is
-/// delivered after ``close()``.
+/// delivered after ``close()`` returns.
 final class ProgressiveDecodeDriver: Sendable {
     /// The decoder is not thread-safe; it is only used under this lock.
     private let decoder: Locked<any IncrementalImageDecoding>
     private let busy = Atomic<Bool>(false)
     private let closed = Atomic<Bool>(false)
+    /// Set once ``close()`` has waited for the last decode: nothing is delivered after it.
+    private let finished = Atomic<Bool>(false)
     private let lastTask = Locked<Task<Void, Never>?>(nil)
 
     init(coder: any ProgressiveImageCoding, options: ImageDecodeOptions) {
         decoder = Locked(coder.makeIncrementalDecoder(options: options))
     }
 
-    /// Starts a partial decode of `data` unless one is running; its image goes to `deliver`
-    /// unless the driver was closed meanwhile.
+    /// Starts a partial decode of `data` unless one is running or the driver was stopped; its
+    /// image goes to `deliver`. A decode that has started delivers even if the driver stops
+    /// meanwhile: ``close()`` waits for it, so it still comes before the final result, and a
+    /// busy machine that runs it late still shows a partial image.
     func offer(_ data: Data, deliver: @escaping @Sendable (Image) -> Void) {
         guard !closed.load(ordering: .acquiring),
             busy.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
@@ -28,7 +32,7 @@ final class ProgressiveDecodeDriver: Sendable {
                 decoder.update(data, isFinal: false)
                 return try? decoder.currentImage()
             }
-            guard var image, image.width > 0, image.height > 0, !closed.load(ordering: .acquiring) else { return }
+            guard var image, image.width > 0, image.height > 0, !finished.load(ordering: .acquiring) else { return }
             image.isIncremental = true
             deliver(image)
         }
@@ -46,5 +50,6 @@ final class ProgressiveDecodeDriver: Sendable {
         stop()
         let task = lastTask.withLock { $0 }
         await task?.value
+        finished.store(true, ordering: .releasing)
     }
 }
