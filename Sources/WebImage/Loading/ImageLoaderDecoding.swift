@@ -25,7 +25,7 @@ public enum ImageLoaderDecoding {
 
     /// Decodes `data` with `decodeOptions` and `coder`; the same errors as
     /// ``decode(_:url:options:context:cacheKey:)``.
-    public static func decode(
+    static func decode(
         _ data: Data, url: URL, decodeOptions: ImageDecodeOptions, coder: any ImageCoding
     ) throws(WebImageError) -> Image {
         guard !data.isEmpty else { throw .badImageData("\(url.absoluteString): the response body is empty") }

@@ -6,18 +6,19 @@ import NIOPosix
 /// File calls block their thread. On Swift's cooperative pool (one thread per core) a slow
 /// disk would stall every task; on a dispatch queue each blocked item can make the system add
 /// a thread. A fixed pool bounds both: at most ``width`` file operations run at once and the
-/// rest wait in line, whatever the load.
+/// rest wait in line, whatever the load. The threads start with the first file operation.
 package final class FileIOExecutor: Sendable {
     /// The executor the library uses.
     package static let shared = FileIOExecutor(width: 4)
 
     /// Threads, and so file operations running at once.
     package let width: Int
-    private let pool: NIOThreadPool
     /// Work queued or running, by number, and who waits for some of it to end (``drain()``).
     private let outstanding = Locked(Outstanding())
 
     private struct Outstanding {
+        /// Started with the first item: a process that never touches a file starts no thread.
+        var pool: NIOThreadPool?
         var next: UInt64 = 0
         var numbers = Set<UInt64>()
         var drainWaiters: [(upTo: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
@@ -28,7 +29,6 @@ package final class FileIOExecutor: Sendable {
 
     init(width: Int) {
         self.width = width
-        pool = NIOThreadPool._makePerpetualStartedPool(numberOfThreads: width, threadNamePrefix: "swift-web-image-io-")
     }
 
     /// Runs `body` on one of the threads and returns its result; the caller's thread is free
@@ -45,10 +45,15 @@ package final class FileIOExecutor: Sendable {
 
     /// Queues `body` and returns at once (for work nobody waits for, such as a background store).
     package func enqueue(_ body: @escaping @Sendable () -> Void) {
-        let number = outstanding.withLock { state in
+        let (number, pool) = outstanding.withLock { [width] state in
             state.next += 1
             state.numbers.insert(state.next)
-            return state.next
+            let pool =
+                state.pool
+                ?? NIOThreadPool._makePerpetualStartedPool(
+                    numberOfThreads: width, threadNamePrefix: "swift-web-image-io-")
+            state.pool = pool
+            return (state.next, pool)
         }
         pool.submit { [self] _ in
             // The pool is never stopped, so every item runs.

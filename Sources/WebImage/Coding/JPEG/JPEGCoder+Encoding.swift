@@ -5,7 +5,7 @@ extension JPEGCoder {
     static let maxDimension = 65_500
 
     /// SDWebImage's `compressionQuality` (0…1) as a libjpeg quality (1…100).
-    public static func libjpegQuality(for compressionQuality: Double) -> Int {
+    static func libjpegQuality(for compressionQuality: Double) -> Int {
         guard compressionQuality.isFinite else { return 100 }
         return min(100, max(1, Int((compressionQuality * 100).rounded())))
     }

@@ -6,7 +6,7 @@ extension PNGCoder {
     /// `compressionQuality` does not apply (as in SDWebImage). Rows use the Up filter rather than
     /// libpng's adaptive choice: it encodes markedly faster for files a little larger (the
     /// figures are in Benchmarks/README.md).
-    public static let compressionLevel: Int32 = 3
+    static let compressionLevel: Int32 = 3
 
     /// Encodes the upright pixels (``Image/orientation`` applied) of the still image or first
     /// frame as an 8-bit PNG, scaled down first to fit ``ImageEncodeOptions/maxPixelSize``.
