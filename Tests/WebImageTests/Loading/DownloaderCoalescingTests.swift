@@ -156,13 +156,16 @@ struct DownloaderCoalescingTests {
     @Test("Finished downloads leave no transfer or decode behind, so their bodies and images are freed")
     func finishedDownloadsLetGoOfEverything() async throws {
         try await Support.withOrigin { origin, downloader in
-            var progressive = WebImageContext()
-            progressive.imageThumbnailPixelSize = PixelSize(width: 16, height: 16)
+            let thumbnailContext = {
+                var context = WebImageContext()
+                context.imageThumbnailPixelSize = PixelSize(width: 16, height: 16)
+                return context
+            }()
             for index in 0..<20 {
                 let url = origin.url(Support.jpegPath + "?n=\(index)")
                 // Two decodes of one transfer (full size and a thumbnail), and the bytes alone.
                 async let full = downloader.downloadImage(with: url, options: .progressiveLoad)
-                async let thumbnail = downloader.downloadImage(with: url, context: progressive)
+                async let thumbnail = downloader.downloadImage(with: url, context: thumbnailContext)
                 async let bytes = downloader.downloadData(with: url)
                 let results = try await (full.image.width, thumbnail.image.width, bytes.count)
                 #expect(results.0 == 800 && results.1 == 16 && results.2 > 0)

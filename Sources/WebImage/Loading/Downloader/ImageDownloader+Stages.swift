@@ -6,9 +6,11 @@ import Foundation
 ///
 /// Callers of one URL share one transfer; callers that also want the same decode share one
 /// decode. Both are set up synchronously in the caller's call — the transfer takes its place in
-/// the queue there — so downloads asked for one after another start in that order. A decode
-/// runs in a task of its own; a transfer runs as a job of the downloader's ``SlotQueue``, whose
-/// workers run transfers one after another while the queue stays busy.
+/// the queue there — so downloads asked for one after another start in that order. A transfer
+/// runs as a job of the downloader's ``SlotQueue``, whose workers run transfers one after
+/// another while the queue stays busy. A decode has no task of its own: it decodes the body when
+/// its transfer sends it (on the transfer's worker, in its slot) and completes from the
+/// transfer's completion.
 extension ImageDownloader {
     typealias Transfers = InFlightTable<TransferKey, DownloadedBody, DownloadEvent>
     typealias Decodes = InFlightTable<DecodeKey, DecodedDownload, DownloadEvent>
