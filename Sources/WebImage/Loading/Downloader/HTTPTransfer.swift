@@ -1,12 +1,13 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOFoundationCompat
 import NIOHTTP1
-import NIOSSL
 
-/// One transfer once it has a slot: the request, the attempts (with retries), then the body
-/// handed to the transfer's subscribers, then the exchange (redirects, the basic-auth round trip,
-/// cookies and validators). The response checks and the body are in `HTTPTransfer+Body.swift`.
+/// One transfer once it has a slot, top to bottom: the request, the attempts (with retries),
+/// the exchange (redirects, the basic-auth round trip, cookies and validators), then the
+/// response's checks and its body, collected by a ``BodyReceiver``. Which URLs are sent and when
+/// credentials travel is in `HTTPTransfer+Rules.swift`.
 struct HTTPTransfer: Sendable {
     /// The URL the first subscriber asked for, and its `absoluteString`.
     let url: URL
@@ -262,77 +263,82 @@ extension HTTPTransfer {
         return (outgoing, validatorsSent)
     }
 
-    /// Certificates are not verified (``ImageDownloaderOptions/allowInvalidSSLCertificates``);
-    /// the pool keys connections by TLS configuration, so these never serve other requests.
-    private static let insecureTLS: TLSConfiguration = {
-        var tls = TLSConfiguration.makeClientConfiguration()
-        tls.certificateVerification = .none
-        return tls
-    }()
+    // MARK: The response
 
-    /// Whether `url` (whose `absoluteString` is given) is http or https with a host: the only
-    /// URLs sent (AsyncHTTPClient would also reach Unix sockets). A plain
-    /// `http[s]://host[:port]` start is recognised on the string; anything else is asked of
-    /// Foundation's parser, whose scheme and host getters cost more than the rest of this check.
-    static func isFetchable(_ url: URL, absoluteString: String) -> Bool {
-        if hasPlainHTTPStart(absoluteString) { return true }
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
-        return url.host?.isEmpty == false
-    }
-
-    /// `http://` or `https://` (any case), then a non-empty host of letters, digits, `-` and
-    /// `.`, an optional `:` and digits, and the end or `/`, `?` or `#`. False means "not
-    /// recognised", not "invalid".
-    private static func hasPlainHTTPStart(_ string: String) -> Bool {
-        var bytes = string.utf8.makeIterator()
-        for expected in "http".utf8 {
-            // `| 0x20` lowercases an ASCII letter; no other byte lands on a lowercase letter.
-            guard let byte = bytes.next(), byte | 0x20 == expected else { return false }
+    /// Checks the response head in SDWebImage's order — response modifier (2003), status (2001),
+    /// content type (2004) — then streams the body under the size and pixel limits.
+    func receive(
+        _ response: HTTPClientResponse, from url: URL, validatorsSent: Bool, activity: IdleActivity?
+    ) async throws -> (Data, ImageDownloadResponse) {
+        let config = environment.config
+        var headers = ImageDownloadHeaders()
+        // The client already refused CR/LF in header fields, so none is dropped here.
+        for header in response.headers { try? headers.add(name: header.name, value: header.value) }
+        let retryAfter = response.headers.first(name: "Retry-After")
+        var head = ImageDownloadResponse(url: url, statusCode: Int(response.status.code), headers: headers)
+        if let modifier = context?.downloadResponseModifier ?? environment.responseModifier {
+            guard let modified = await modifier.modifiedResponse(head) else {
+                throw WebImageError.invalidDownloadResponse
+            }
+            head = modified
         }
-        var next = bytes.next()
-        if let byte = next, byte | 0x20 == UInt8(ascii: "s") { next = bytes.next() }
-        guard next == UInt8(ascii: ":"), bytes.next() == UInt8(ascii: "/"), bytes.next() == UInt8(ascii: "/") else {
-            return false
+        record.withLock { $0.response = head }
+        work.send(.responseHead(head))
+        // A 304 answers our validators, whatever the acceptable codes say.
+        if head.statusCode == 304, validatorsSent { throw WebImageError.cacheNotModified }
+        if let codes = config.acceptableStatusCodes, !codes.contains(head.statusCode) {
+            throw AttemptFailure(error: .invalidDownloadStatusCode(head.statusCode), retryAfter: retryAfter)
         }
-        var hostLength = 0
-        var inPort = false
-        while let byte = bytes.next() {
-            switch byte {
-            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
-                return hostLength > 0
-            case UInt8(ascii: ":") where !inPort:
-                inPort = true
-            case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                if !inPort { hostLength += 1 }
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "-"),
-                UInt8(ascii: "."):
-                guard !inPort else { return false }
-                hostLength += 1
-            default:
-                return false
+        if let types = config.acceptableContentTypes {
+            let type = head.mimeType
+            guard let type, types.contains(where: { $0.lowercased() == type }) else {
+                throw WebImageError.invalidDownloadContentType(type)
             }
         }
-        return hostLength > 0
-    }
+        if head.statusCode == 304 { throw WebImageError.cacheNotModified }
 
-    private static func isBasicChallenge(_ value: String) -> Bool {
-        value.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("basic")
-    }
+        environment.events.emit(.receivedResponse(url: self.url, response: head))
+        work.send(.response(head))
 
-    private static func isSameOrigin(_ a: URL, _ b: URL) -> Bool {
-        a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
-            && a.port == b.port
-    }
-
-    /// Reads and drops a small body (a redirect's or a challenge's) so the connection can be
-    /// reused; a large one is abandoned, which closes the connection.
-    static func discard(_ body: HTTPClientResponse.Body) async {
-        var remaining = 64 * 1024
-        do {
-            for try await chunk in body {
-                remaining -= chunk.readableBytes
-                if remaining < 0 { return }
+        let codings = ResponseInflater.codings(in: response.headers)
+        guard codings.count <= ResponseInflater.maximumCodings else {
+            throw WebImageError.transferFailed(
+                TransferFailure(
+                    .badServerResponse,
+                    "\(url.absoluteString): \(codings.count) content codings; at most \(ResponseInflater.maximumCodings) are undone"
+                ))
+        }
+        let declared = ImageDownloadResponse(url: url, statusCode: 200, headers: headers).expectedContentLength
+        // With a coding, Content-Length counts the coded bytes: the decoded size is unknown.
+        let expected = codings.isEmpty ? declared : -1
+        let maxSize = config.effectiveMaxResponseSize
+        if declared > maxSize, codings.isEmpty {
+            throw WebImageError.transferFailed(
+                TransferFailure(
+                    .responseTooLarge, "\(url.absoluteString): \(declared) bytes declared; the limit is \(maxSize)"))
+        }
+        var receiver = BodyReceiver(
+            work: work, expected: expected, maxSize: maxSize, url: url,
+            sendsEveryChunk: options.contains(.progressiveLoad))
+        receiver.reportProgress()
+        let inflater = ResponseInflater(codings: codings, limit: maxSize)
+        for try await chunk in response.body {
+            activity?.touch()
+            if let inflater {
+                for part in try inflater.inflate(chunk) { try receiver.append(part) }
+            } else {
+                try receiver.append(chunk)
             }
-        } catch {}
+        }
+        try inflater?.finish()
+        if expected >= 0, receiver.count < expected {
+            throw WebImageError.transferFailed(
+                TransferFailure(
+                    .connectionLost, "\(url.absoluteString): \(receiver.count) of \(expected) bytes arrived"))
+        }
+        receiver.reportFinalProgress()
+        record.withLock { $0.metrics.receivedBytes = receiver.count }
+        environment.statistics.countBytes(receiver.count)
+        return (receiver.data, head)
     }
 }

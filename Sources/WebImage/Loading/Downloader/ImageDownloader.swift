@@ -154,31 +154,7 @@ public final class ImageDownloader: Sendable {
     /// returns a new stream; ending its iteration unsubscribes.
     public func events() -> AsyncStream<ImageDownloadEvent> { broadcaster.subscribe() }
 
-    // MARK: Downloading
-
-    /// Downloads and decodes `url` (the core of every other entry point). Callers of one URL
-    /// share one transfer, and callers that also want the same decode share it; each gets its
-    /// own progress (thinned to ``ImageDownloaderConfig/minimumProgressInterval``), its own
-    /// ``WebImageContext/downloadResponseHandler`` call and its own result. Cancelling the
-    /// calling task ends only this caller with ``WebImageError/cancelled``; the transfer stops
-    /// when its last caller leaves.
-    public func downloadImage(
-        with url: URL, options: ImageDownloaderOptions = [], context: WebImageContext? = nil,
-        events: ImageLoadEventHandler? = nil
-    ) async throws(WebImageError) -> ImageLoadResult {
-        if Task.isCancelled { throw .cancelled }
-        try checkNotShutdown()
-        // A caller that listens to nothing costs the transfer nothing per event.
-        let responseHandler = context?.downloadResponseHandler
-        let listener =
-            events == nil && responseHandler == nil
-            ? nil
-            : DownloadListener(
-                interval: config.effectiveProgressInterval, responseHandler: responseHandler, events: events)
-        let subscription = subscribeDecode(url, options: options, context: context, events: listener?.handle)
-        defer { listener?.finish() }
-        return try await subscription.value().result
-    }
+    // MARK: The callback API and control
 
     /// Downloads and decodes `url` with SDWebImage's callback shape. A nil URL calls `completion`
     /// with ``WebImageError/Code/invalidURL`` and returns nil.
@@ -207,21 +183,6 @@ public final class ImageDownloader: Sendable {
         return token
     }
 
-    /// Downloads `url` without decoding it and returns the body (after the decryptor). It
-    /// shares transfers with image downloads of the same URL. Cancelling the calling task
-    /// cancels this caller.
-    public func downloadData(
-        with url: URL, options: ImageDownloaderOptions = [], context: WebImageContext? = nil
-    ) async throws(WebImageError) -> Data {
-        if Task.isCancelled { throw .cancelled }
-        try checkNotShutdown()
-        let key = TransferKey(url, options: options, context: context)
-        return try await subscribeTransfer(
-            key, url: url, options: options, context: context, rank: options.rank,
-            runPriority: options.runPriority, events: nil
-        ).value().data
-    }
-
     /// Cancels every download; each caller gets ``WebImageError/cancelled``.
     public func cancelAllDownloads() {
         decodes.cancelAll()
@@ -242,7 +203,7 @@ public final class ImageDownloader: Sendable {
         broadcaster.finishAll()
     }
 
-    private func checkNotShutdown() throws(WebImageError) {
+    func checkNotShutdown() throws(WebImageError) {
         if state.withLock({ $0.isShutdown }) { throw .invalidDownloadOperation("the downloader was shut down") }
     }
 
@@ -258,22 +219,5 @@ public final class ImageDownloader: Sendable {
             state.environment = environment
             return environment
         }
-    }
-}
-
-extension ImageDownloader: ImageLoading {
-    /// `http` and `https` URLs.
-    public func canRequestImage(for url: URL, options: WebImageOptions, context: WebImageContext?) -> Bool {
-        guard let scheme = url.scheme?.lowercased() else { return false }
-        return scheme == "http" || scheme == "https"
-    }
-
-    /// Downloads with the ``ImageDownloaderOptions`` that SDWebImage derives from `options` and
-    /// whether the context carries a ``WebImageContext/loaderCachedImage``.
-    public func loadImage(
-        with url: URL, options: WebImageOptions, context: WebImageContext?, events: ImageLoadEventHandler?
-    ) async throws(WebImageError) -> ImageLoadResult {
-        let downloaderOptions = ImageDownloaderOptions(options, hasCachedImage: context?.loaderCachedImage != nil)
-        return try await downloadImage(with: url, options: downloaderOptions, context: context, events: events)
     }
 }

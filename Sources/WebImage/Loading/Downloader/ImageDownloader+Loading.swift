@@ -1,19 +1,80 @@
 import Foundation
 
-/// The downloader's two stages, each shared through an ``InFlightTable``:
+/// How the downloader loads an image, from the ``ImageLoading`` entry down to the HTTP
+/// transfer:
 ///
-///     caller ─▶ decode (per URL, decode options and coder) ─▶ transfer (per URL) ─▶ queue slot ─▶ HTTP
+///     loadImage ─▶ downloadImage ─▶ decode stage (per URL, decode options and coder)
+///                                      ─▶ transfer stage (per URL) ─▶ queue slot ─▶ HTTPTransfer
 ///
-/// Callers of one URL share one transfer; callers that also want the same decode share one
-/// decode. Both are set up synchronously in the caller's call — the transfer takes its place in
-/// the queue there — so downloads asked for one after another start in that order. A transfer
-/// runs as a job of the downloader's ``SlotQueue``, whose workers run transfers one after
-/// another while the queue stays busy. A decode has no task of its own: it decodes the body when
-/// its transfer sends it (on the transfer's worker, in its slot) and completes from the
-/// transfer's completion.
+/// Each stage is shared through an ``InFlightTable``: callers of one URL share one transfer;
+/// callers that also want the same decode share one decode. Both are set up synchronously in
+/// the caller's call — the transfer takes its place in the queue there — so downloads asked for
+/// one after another start in that order. A transfer runs as a job of the downloader's
+/// ``SlotQueue``, whose workers run transfers one after another while the queue stays busy. A
+/// decode has no task of its own: its ``BodyWatcher`` decodes the body when the transfer sends
+/// it (on the transfer's worker, in its slot) and completes from the transfer's completion.
+/// The stages' keys and results are in `DownloadStageValues.swift`.
+extension ImageDownloader: ImageLoading {
+    /// `http` and `https` URLs.
+    public func canRequestImage(for url: URL, options: WebImageOptions, context: WebImageContext?) -> Bool {
+        guard let scheme = url.scheme?.lowercased() else { return false }
+        return scheme == "http" || scheme == "https"
+    }
+
+    /// Downloads with the ``ImageDownloaderOptions`` that SDWebImage derives from `options` and
+    /// whether the context carries a ``WebImageContext/loaderCachedImage``.
+    public func loadImage(
+        with url: URL, options: WebImageOptions, context: WebImageContext?, events: ImageLoadEventHandler?
+    ) async throws(WebImageError) -> ImageLoadResult {
+        let downloaderOptions = ImageDownloaderOptions(options, hasCachedImage: context?.loaderCachedImage != nil)
+        return try await downloadImage(with: url, options: downloaderOptions, context: context, events: events)
+    }
+}
+
 extension ImageDownloader {
     typealias Transfers = InFlightTable<TransferKey, DownloadedBody, DownloadEvent>
     typealias Decodes = InFlightTable<DecodeKey, DecodedDownload, DownloadEvent>
+
+    // MARK: Entry points
+
+    /// Downloads and decodes `url` (the core of every other entry point). Callers of one URL
+    /// share one transfer, and callers that also want the same decode share it; each gets its
+    /// own progress (thinned to ``ImageDownloaderConfig/minimumProgressInterval``), its own
+    /// ``WebImageContext/downloadResponseHandler`` call and its own result. Cancelling the
+    /// calling task ends only this caller with ``WebImageError/cancelled``; the transfer stops
+    /// when its last caller leaves.
+    public func downloadImage(
+        with url: URL, options: ImageDownloaderOptions = [], context: WebImageContext? = nil,
+        events: ImageLoadEventHandler? = nil
+    ) async throws(WebImageError) -> ImageLoadResult {
+        if Task.isCancelled { throw .cancelled }
+        try checkNotShutdown()
+        // A caller that listens to nothing costs the transfer nothing per event.
+        let responseHandler = context?.downloadResponseHandler
+        let listener =
+            events == nil && responseHandler == nil
+            ? nil
+            : DownloadListener(
+                interval: config.effectiveProgressInterval, responseHandler: responseHandler, events: events)
+        let subscription = subscribeDecode(url, options: options, context: context, events: listener?.handle)
+        defer { listener?.finish() }
+        return try await subscription.value().result
+    }
+
+    /// Downloads `url` without decoding it and returns the body (after the decryptor). It
+    /// shares transfers with image downloads of the same URL. Cancelling the calling task
+    /// cancels this caller.
+    public func downloadData(
+        with url: URL, options: ImageDownloaderOptions = [], context: WebImageContext? = nil
+    ) async throws(WebImageError) -> Data {
+        if Task.isCancelled { throw .cancelled }
+        try checkNotShutdown()
+        let key = TransferKey(url, options: options, context: context)
+        return try await subscribeTransfer(
+            key, url: url, options: options, context: context, rank: options.rank,
+            runPriority: options.runPriority, events: nil
+        ).value().data
+    }
 
     // MARK: Decode stage
 
@@ -109,89 +170,6 @@ enum DownloadEvent: Sendable {
     /// on the transfer's worker and in its slot, so bodies never pile up faster than they are
     /// decoded (the queue's slots bound the decodes in flight, as they bound the transfers).
     case body(Data)
-}
-
-/// What identifies a transfer: the URL, and for a revalidation the validators and cached bytes
-/// it sends. A plain caller that joined a revalidation could get `cacheNotModified` for an image
-/// it does not have; a revalidating caller that joined a plain transfer would never hear that
-/// nothing changed.
-struct TransferKey: Hashable, Sendable {
-    let url: String
-    let validators: [String]?
-    let cachedData: Data?
-
-    init(_ url: URL, options: ImageDownloaderOptions, context: WebImageContext?) {
-        self.url = url.absoluteString
-        if options.contains(.ignoreCachedResponse) {
-            validators = ImageDownloadConditionalRequest.headers(for: context?.loaderCachedMetadata).flatMap {
-                [$0.0, $0.1]
-            }
-            cachedData = context?.loaderCachedData
-        } else {
-            validators = nil
-            cachedData = nil
-        }
-    }
-}
-
-/// What identifies a decode: its transfer, the decode options and the coder object. A coder
-/// that is a value (whose identity cannot be compared) never shares a decode.
-struct DecodeKey: Hashable, Sendable {
-    let transfer: TransferKey
-    let options: ImageDecodeOptions
-    let coder: CoderIdentity
-
-    enum CoderIdentity: Hashable, Sendable {
-        case registry
-        case object(ObjectIdentifier)
-        case unshared(UnsharedID)
-    }
-
-    init(transfer: TransferKey, options: ImageDecodeOptions, coder: (any ImageCoding)?) {
-        self.transfer = transfer
-        self.options = options
-        if let coder {
-            self.coder = ObjectIdentifier(instance: coder).map { .object($0) } ?? .unshared(.next())
-        } else {
-            self.coder = .registry
-        }
-    }
-
-    static func == (lhs: DecodeKey, rhs: DecodeKey) -> Bool {
-        lhs.coder == rhs.coder && lhs.transfer == rhs.transfer && lhs.options == rhs.options
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(transfer)
-        hasher.combine(coder)
-    }
-}
-
-/// A finished transfer: the body (after the decryptor) and what it reports.
-struct DownloadedBody: Sendable {
-    var data: Data
-    var report: TransferReport
-
-    /// What a cache keeps of the response's headers (worked out only for decodes: callers that
-    /// want the bytes alone never pay for it).
-    var metadata: DiskCacheMetadata {
-        var fields: [String: String] = [:]
-        for (name, value) in report.response?.headers.fields ?? [] { fields[name] = value }
-        return DiskCacheMetadata(httpHeaders: fields)
-    }
-}
-
-/// The request, the response and the metrics of a finished transfer.
-struct TransferReport: Sendable {
-    var request: ImageDownloadRequest?
-    var response: ImageDownloadResponse?
-    var metrics = ImageDownloadMetrics()
-}
-
-/// A finished decode: the caller's result and its transfer's report.
-struct DecodedDownload: Sendable {
-    var result: ImageLoadResult
-    var report: TransferReport
 }
 
 /// One decode's view of its transfer's body as it arrives: it fails the decode as soon as the
