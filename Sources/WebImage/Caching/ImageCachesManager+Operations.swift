@@ -8,26 +8,25 @@ extension ImageCachesManager {
     ) async throws(WebImageError) -> ImageCacheQueryResult {
         let (policy, caches) = routed(\.queryPolicy)
         if policy == .concurrent, caches.count > 1 {
-            let found = await withTaskGroup(of: Result<ImageCacheQueryResult, WebImageError>.self) { group in
-                for cache in caches {
-                    group.addTask {
+            for tier in Self.tiers(of: cacheType) {
+                let found = await Self.firstAnswer(
+                    of: caches,
+                    ask: { cache -> Result<ImageCacheQueryResult, WebImageError> in
                         do throws(WebImageError) {
                             return .success(
                                 try await cache.queryImage(
-                                    forKey: key, options: options, context: context, cacheType: cacheType))
+                                    forKey: key, options: options, context: context, cacheType: tier))
                         } catch {
                             return .failure(error)
                         }
-                    }
-                }
-                while let result = await group.next() {
-                    if case .success(let hit) = result, hit.image == nil { continue }
-                    group.cancelAll()
-                    return result
-                }
-                return .success(.miss)
+                    },
+                    isAnswer: { result in
+                        if case .success(let hit) = result, hit.image == nil { return false }
+                        return true
+                    })
+                if let found { return try found.get() }
             }
-            return try found.get()
+            return .miss
         }
         for cache in caches {
             let result = try await cache.queryImage(
@@ -83,16 +82,13 @@ extension ImageCachesManager {
     public func containsImage(forKey key: String, cacheType: ImageCacheType = .all) async -> ImageCacheType {
         let (policy, caches) = routed(\.containsPolicy)
         if policy == .concurrent && caches.count > 1 {
-            return await withTaskGroup(of: ImageCacheType.self) { group in
-                for cache in caches { group.addTask { await cache.containsImage(forKey: key, cacheType: cacheType) } }
-                while let found = await group.next() {
-                    if found != .none {
-                        group.cancelAll()
-                        return found
-                    }
-                }
-                return .none
+            for tier in Self.tiers(of: cacheType) {
+                let found = await Self.firstAnswer(
+                    of: caches, ask: { await $0.containsImage(forKey: key, cacheType: tier) }, isAnswer: { $0 != .none }
+                )
+                if let found { return found }
             }
+            return .none
         }
         for cache in caches {
             let found = await cache.containsImage(forKey: key, cacheType: cacheType)
@@ -105,6 +101,41 @@ extension ImageCachesManager {
     public func clear(cacheType: ImageCacheType) async {
         let (policy, caches) = routed(\.clearPolicy)
         await forEach(caches, concurrently: policy == .concurrent) { await $0.clear(cacheType: cacheType) }
+    }
+
+    /// The tiers a concurrent query or contains check asks in turn: every cache's memory
+    /// first, then every cache's disk. SDWebImage's memory lookups answer synchronously, so a
+    /// memory hit in any cache beats a disk hit in another; asking tier by tier gives that
+    /// answer every time instead of whichever task ends first.
+    private static func tiers(of cacheType: ImageCacheType) -> [ImageCacheType] {
+        cacheType == .all ? [.memory, .disk] : [cacheType]
+    }
+
+    /// Asks all `caches` (highest priority first) at once and returns the answer of the
+    /// highest-priority cache that has one, as soon as every cache above it has answered
+    /// without one; nil when none has. The caches still running then are cancelled.
+    private static func firstAnswer<Answer: Sendable>(
+        of caches: [any ImageCaching], ask: @escaping @Sendable (any ImageCaching) async -> Answer,
+        isAnswer: (Answer) -> Bool
+    ) async -> Answer? {
+        await withTaskGroup(of: (Int, Answer).self) { group in
+            for (index, cache) in caches.enumerated() {
+                group.addTask { (index, await ask(cache)) }
+            }
+            var answers = [Answer?](repeating: nil, count: caches.count)
+            var next = 0
+            while let (index, answer) = await group.next() {
+                answers[index] = answer
+                while next < answers.count, let settled = answers[next] {
+                    if isAnswer(settled) {
+                        group.cancelAll()
+                        return settled
+                    }
+                    next += 1
+                }
+            }
+            return nil
+        }
     }
 
     private func forEach(

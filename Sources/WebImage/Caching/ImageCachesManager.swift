@@ -4,7 +4,9 @@ public enum ImageCachesManagerOperationPolicy: Sendable {
     /// One cache after the other, highest priority first. Queries and contains checks stop at
     /// the first hit.
     case serial
-    /// All caches at once. Queries and contains checks finish with the first hit.
+    /// All caches at once. For queries and contains checks a memory hit in any cache wins over
+    /// a disk hit, and among hits of one tier the highest-priority cache's wins, whichever
+    /// answers first (as in SDWebImage, whose memory lookups answer synchronously).
     case concurrent
     /// Only the highest-priority cache (the last added).
     case highestOnly

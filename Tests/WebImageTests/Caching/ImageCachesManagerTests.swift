@@ -90,6 +90,57 @@ struct ImageCachesManagerTests {
         #expect(await manager.containsImage(forKey: "k") == .disk)
     }
 
+    @Test("a concurrent contains check answers memory when another cache has the image on disk, every time")
+    func concurrentContainsPrefersMemory() async throws {
+        let (manager, parts) = manager()
+        manager.containsOperationPolicy = .concurrent
+        // The lowest-priority cache holds it in memory, the highest on disk only.
+        try await parts[0].0.store(CacheFixtures.opaqueImage(), forKey: "k", cacheType: .memory)
+        try parts[2].0.storeImageDataToDisk(try CacheFixtures.pngData(), forKey: "k")
+        var answers: [ImageCacheType: Int] = [:]
+        for _ in 0..<1000 { answers[await manager.containsImage(forKey: "k"), default: 0] += 1 }
+        #expect(answers == [.memory: 1000])
+    }
+
+    @Test("a concurrent query returns a memory hit over another cache's disk hit, every time")
+    func concurrentQueryPrefersMemory() async throws {
+        let (manager, parts) = manager()
+        manager.queryOperationPolicy = .concurrent
+        try await parts[0].0.store(CacheFixtures.opaqueImage(width: 3, height: 3), forKey: "k", cacheType: .memory)
+        try parts[2].0.storeImageDataToDisk(try CacheFixtures.pngData(width: 5, height: 5), forKey: "k")
+        var widths: [Int: Int] = [:]
+        for _ in 0..<1000 {
+            let result = try await manager.queryImage(forKey: "k")
+            #expect(result.cacheType == .memory)
+            widths[result.image?.width ?? 0, default: 0] += 1
+        }
+        #expect(widths == [3: 1000])
+        // The disk was never read, so the disk hit never reached its cache's memory.
+        #expect(parts[2].2.reads == 0)
+    }
+
+    @Test("among concurrent hits of one tier, the highest-priority cache's wins, every time")
+    func concurrentQueryPrefersPriorityWithinATier() async throws {
+        let (manager, parts) = manager()
+        manager.queryOperationPolicy = .concurrent
+        manager.containsOperationPolicy = .concurrent
+        try parts[0].0.storeImageDataToDisk(try CacheFixtures.pngData(width: 3, height: 3), forKey: "k")
+        try parts[1].0.storeImageDataToDisk(try CacheFixtures.pngData(width: 5, height: 5), forKey: "k")
+        var widths: [Int: Int] = [:]
+        for _ in 0..<1000 {
+            let result = try await manager.queryImage(forKey: "k", cacheType: .disk)
+            widths[result.image?.width ?? 0, default: 0] += 1
+        }
+        #expect(widths == [5: 1000])
+        try await parts[0].0.store(CacheFixtures.opaqueImage(width: 3, height: 3), forKey: "m", cacheType: .memory)
+        try await parts[2].0.store(CacheFixtures.opaqueImage(width: 7, height: 7), forKey: "m", cacheType: .memory)
+        widths = [:]
+        for _ in 0..<1000 {
+            widths[try await manager.queryImage(forKey: "m").image?.width ?? 0, default: 0] += 1
+        }
+        #expect(widths == [7: 1000])
+    }
+
     @Test("addCache raises priority, removeCache drops by identity, one cache is forwarded")
     func addRemove() async throws {
         let manager = ImageCachesManager()
