@@ -4,12 +4,13 @@ import Foundation
 /// cancel it. Cancelling is idempotent, thread-safe and final: a cancelled operation never calls
 /// back with an image, only with ``WebImageError/cancelled``.
 ///
-/// SDWebImage's `cacheOperation` and `loaderOperation` have no counterpart: the load is one
-/// task, and cancelling this operation cancels whatever stage it is in.
+/// The load is one task: ``cacheOperation`` and ``loaderOperation`` (SDWebImage's names) say
+/// which stage it is in, and cancelling either cancels the whole load.
 public final class CombinedOperation: ImageLoadingOperation {
     private struct State {
         var cancelled = false
         var finished = false
+        var stage = ImageManager.LoadStage.cache
         var task: Task<Void, Never>?
         var cancelHandlers: [@Sendable () -> Void] = []
     }
@@ -26,6 +27,25 @@ public final class CombinedOperation: ImageLoadingOperation {
 
     /// Whether ``cancel()`` was called.
     public var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    /// This operation while the load looks in the caches (memory, disk, the original's
+    /// cache), from the call until it moves on to the loader; nil after that, and once the load
+    /// ended or was cancelled. Cancelling it cancels the load.
+    public var cacheOperation: (any ImageLoadingOperation)? { operation(during: .cache) }
+
+    /// This operation while the load waits for its loader, transform and store; nil before and
+    /// once the load ended or was cancelled. Cancelling it cancels the load.
+    public var loaderOperation: (any ImageLoadingOperation)? { operation(during: .loader) }
+
+    private func operation(during stage: ImageManager.LoadStage) -> (any ImageLoadingOperation)? {
+        state.withLock { $0.stage == stage && !$0.cancelled && !$0.finished } ? self : nil
+    }
+
+    /// Records that the load reached `stage` (never backwards: a load that joins a running one
+    /// may hear an older stage after a newer one).
+    func enter(_ stage: ImageManager.LoadStage) {
+        state.withLock { state in state.stage = max(state.stage, stage) }
+    }
 
     /// Stops the load: its task is cancelled and the completion receives
     /// ``WebImageError/cancelled`` (unless it already finished).

@@ -31,6 +31,7 @@ extension ImageManager {
                             continuation.yield(.progress(receivedSize: received, expectedSize: expected))
                         case .partialImage(let image): continuation.yield(.partialImage(image))
                         case .cachedImage(let result): continuation.yield(.cachedImage(result))
+                        case .stage: break
                         }
                     }
                     if case .loaded(let result) = outcome { continuation.yield(.finished(result)) }
@@ -79,6 +80,8 @@ extension ImageManager {
                 deliver(false) { completed(image, nil, nil, .none, false, url) }
             case .cachedImage(let result):
                 deliver(false) { completed(result.image, result.data, nil, result.cacheType, true, url) }
+            case .stage(let stage):
+                operation.enter(stage)
             }
         }
         let report: @Sendable (Result<LoadOutcome, WebImageError>) -> Void = { outcome in

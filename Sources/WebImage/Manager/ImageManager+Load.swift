@@ -32,6 +32,20 @@ extension ImageManager {
         case partialImage(Image)
         /// The cached image of a ``WebImageOptions/refreshCached`` load, before revalidation.
         case cachedImage(ImageManagerResult)
+        /// The shared run moved on to `stage` (a load starts in ``LoadStage/cache``). A load that
+        /// joins a running one hears its stage first (the table's status).
+        case stage(LoadStage)
+    }
+
+    /// Where a load stands, for ``CombinedOperation/cacheOperation`` and
+    /// ``CombinedOperation/loaderOperation``; it only moves forward.
+    enum LoadStage: Int, Comparable, Sendable {
+        /// Looking in the caches: memory, disk, the original's cache.
+        case cache
+        /// Waiting for the loader; the transform and the store follow.
+        case loader
+
+        static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
     /// How a load ended.
@@ -188,7 +202,11 @@ extension ImageManager {
         let subscription = loads.subscribe(
             LoadKey(load), priority: load.options.inheritedTaskPriority, events: events
         ) { [self] work in
-            work.run { [self] work throws(WebImageError) in try await run(load) { work.send($0) } }
+            work.run { [self] work throws(WebImageError) in
+                try await run(load) { event in
+                    if case .stage = event { work.setStatus(event) } else { work.send(event) }
+                }
+            }
         }
         if subscription.joinedRunningWork { telemetry.loadJoined(url: load.url, key: load.fullKey) }
         guard registers else { return try await subscription.value() }
@@ -272,6 +290,7 @@ extension ImageManager {
     private func loaderStage(
         _ load: PreparedLoad, context: WebImageContext, send: @escaping @Sendable (LoadEvent) -> Void
     ) async throws(WebImageError) -> ImageManagerResult {
+        send(.stage(.loader))
         telemetry.loaderStarted(url: load.url)
         let loaded: ImageLoadResult
         do {
@@ -347,8 +366,8 @@ extension ImageManager {
         throws(WebImageError) -> Image
     {
         var result = try transformer.transformedImage(image, forKey: key, animated: animated)
-        // The source's format no longer describes the pixels unless the transformer says so.
-        if !transformer.preservesImageMetadata { result.format = .undefined }
+        // As SDWebImage: the source's metadata, unless the transformer opts out and keeps its own.
+        if transformer.preservesImageMetadata { result = result.copyingMetadata(from: image) }
         result.isTransformed = true
         return result
     }

@@ -15,6 +15,8 @@ import Synchronization
 /// 5. The work runs at the highest priority of its subscribers: a subscriber that joins or is
 ///    raised above it escalates what runs it and calls its ``Work/onPriorityRaised(_:)`` handler.
 /// 6. Events the work sends reach every subscriber present when they are sent, in order.
+/// 7. The work's latest status (``Work/setStatus(_:)``, an event that says where it stands)
+///    also reaches each later subscriber, first thing when it joins.
 ///
 /// State changes happen under one lock per table and one per work (a subscription's state is
 /// its work's); results, events, handlers and cancellation are handed out after the lock is
@@ -53,7 +55,8 @@ package final class InFlightTable<Key: Hashable & Sendable, Value: Sendable, Eve
         _ key: Key, priority: TaskPriority, events: EventHandler? = nil, completion: Completion? = nil,
         start: (Work) -> Void
     ) -> Subscription {
-        let (subscription, escalation) = works.withLock { works -> (Subscription, Work.Escalation?) in
+        let (subscription, escalation, status) = works.withLock {
+            works -> (Subscription, Work.Escalation?, Event?) in
             // A closed work (finishing, or abandoned) refuses the newcomer: a new one replaces it.
             if let existing = works[key],
                 let joined = existing.add(priority: priority, events: events, completion: completion)
@@ -62,13 +65,14 @@ package final class InFlightTable<Key: Hashable & Sendable, Value: Sendable, Eve
             }
             let created = Work(table: self, key: key)
             works[key] = created
-            return (created.first(priority: priority, events: events, completion: completion), nil)
+            return (created.first(priority: priority, events: events, completion: completion), nil, nil)
         }
         if !subscription.joinedRunningWork {
             start(subscription.work)
         } else if let escalation {
             subscription.work.raised(escalation)
         }
+        if let status, let events { events(status) }
         return subscription
     }
 
@@ -200,6 +204,8 @@ extension InFlightTable {
             var isAbandoned = false
             var raiseHandler: (@Sendable (TaskPriority) -> Void)?
             var abandonHandler: (@Sendable () -> Void)?
+            /// The latest ``setStatus(_:)``, for subscribers that join later.
+            var status: Event?
         }
 
         private let state = Locked(State())
@@ -276,6 +282,18 @@ extension InFlightTable {
             for listener in listeners { listener(event) }
         }
 
+        /// Records `status` as where the work stands and sends it like any event; a subscriber
+        /// that joins later gets the latest status when it joins. It may get it just after a
+        /// newer event sent while it joined: statuses should say something a subscriber can
+        /// tell the order of (a stage that only moves forward, say).
+        package func setStatus(_ status: Event) {
+            let listeners = state.withLock { state in
+                state.status = status
+                return state.listeners
+            }
+            for listener in listeners { listener(status) }
+        }
+
         /// Calls `handler` with the work's priority now and whenever it rises (one handler per
         /// work). Work that already ended keeps no handler.
         package func onPriorityRaised(_ handler: @escaping @Sendable (TaskPriority) -> Void) {
@@ -317,18 +335,22 @@ extension InFlightTable {
             return subscription
         }
 
-        /// Adds a subscriber (under the table's lock); nil if the work is closed.
+        /// Adds a subscriber (under the table's lock), with the status it is to get; nil if the
+        /// work is closed.
         fileprivate func add(priority: TaskPriority, events: EventHandler?, completion: Completion?)
-            -> (Subscription, Escalation?)?
+            -> (Subscription, Escalation?, status: Event?)?
         {
-            state.withLock { state -> (Subscription, Escalation?)? in
+            state.withLock { state -> (Subscription, Escalation?, status: Event?)? in
                 guard !state.isClosed else { return nil }
                 let subscription = Subscription(work: self, joined: true, events: events, completion: completion)
                 state.entries.append(Entry(subscription: subscription, priority: priority))
                 if let events { state.listeners.append(events) }
-                guard priority > state.priority else { return (subscription, nil) }
+                guard priority > state.priority else { return (subscription, nil, state.status) }
                 state.priority = priority
-                return (subscription, Escalation(priority: priority, runner: state.runner, handler: state.raiseHandler))
+                return (
+                    subscription, Escalation(priority: priority, runner: state.runner, handler: state.raiseHandler),
+                    state.status
+                )
             }
         }
 
@@ -414,6 +436,7 @@ extension InFlightTable {
                 state.listeners = []
                 state.raiseHandler = nil
                 state.abandonHandler = nil
+                state.status = nil
                 defer { state.entries = [] }
                 return state.entries.map { ($0.subscription, Self.take($0.subscription, result: result)) }
             }

@@ -46,10 +46,14 @@ enum TransformSupport {
 
 extension Image {
     /// This image with `source`'s metadata (SDWebImage's `SDImageCopyAssociatedObject`): format,
-    /// incremental and thumbnail flags, and marked transformed. Pixels, scale and alpha stay.
+    /// scale, loop count (when both animate), incremental and thumbnail flags, and marked
+    /// transformed. Pixels, orientation and alpha stay: a transformer that turned the pixels
+    /// upright says so in its result's orientation.
     func copyingMetadata(from source: Image) -> Image {
         var copy = self
         copy.format = source.format
+        copy.scale = source.scale
+        if let loopCount = source.animation?.loopCount { copy.animation?.loopCount = loopCount }
         copy.isIncremental = source.isIncremental
         copy.isThumbnail = source.isThumbnail
         copy.isTransformed = true

@@ -66,6 +66,51 @@ import Testing
         #expect(manager.cacheKey(for: nil as URL?) == "")
     }
 
+    /// A transformer of its own, as a user writes one: it makes a new image and sets nothing
+    /// but what `metadata` gives it.
+    struct Darkening: ImageTransforming {
+        var preservesImageMetadata = true
+        var metadata: (format: ImageFormat, scale: Double) = (.undefined, 1)
+        var transformerKey: String { "Darkening(\(preservesImageMetadata),\(metadata.format),\(metadata.scale))" }
+
+        func transformedImage(_ image: Image, forKey key: String) throws(WebImageError) -> Image {
+            var bitmap = image.bitmap
+            bitmap.pixels.withUnsafeMutableBufferPointer { pixels in
+                for index in pixels.indices where index % 4 != 3 { pixels[index] /= 2 }
+            }
+            return Image(bitmap: bitmap, scale: metadata.scale, format: metadata.format, hasAlpha: false)
+        }
+    }
+
+    @Test func aTransformedImageKeepsTheSourcesFormatAndScale() async throws {
+        let (manager, _, _, _) = try F.make()
+        var context = WebImageContext()
+        context.imageTransformer = .transformer(Darkening())
+        context.imageScaleFactor = 2
+        let result = try await manager.loadImage(with: F.jpegURL, context: context)
+        #expect(result.image.format == .jpeg)
+        #expect(result.image.scale == 2)
+        #expect(result.image.isTransformed)
+        #expect(result.image.width == 800, "the transformer's pixels")
+    }
+
+    @Test func aTransformerThatOptsOutOfMetadataKeepsWhatItSet() async throws {
+        let (manager, _, _, _) = try F.make()
+        var context = WebImageContext()
+        context.imageTransformer = .transformer(Darkening(preservesImageMetadata: false, metadata: (.jpeg, 3)))
+        let kept = try await manager.loadImage(with: F.pngURL, context: context)
+        #expect(kept.image.format == .jpeg, "its own format, not the PNG source's nor .undefined")
+        #expect(kept.image.scale == 3)
+        #expect(kept.image.isTransformed)
+        context.imageTransformer = .transformer(Darkening(preservesImageMetadata: false))
+        let bare = try await manager.loadImage(with: F.pngURL, context: context)
+        #expect(bare.image.format == .undefined)
+        // A pipeline opts out too, and copies metadata per step itself: its result stands.
+        context.imageTransformer = .transformer(ImagePipelineTransformer([Darkening()]))
+        let piped = try await manager.loadImage(with: F.jpegURL, context: context)
+        #expect(piped.image.format == .jpeg)
+    }
+
     @Test func aThrowingTransformerFailsTheLoadAndCachesNothingUnderItsKey() async throws {
         let (manager, _, cache, _) = try F.make()
         manager.transformer = ImageCroppingTransformer(x: 5000, y: 5000, width: 10, height: 10)

@@ -173,6 +173,39 @@ struct InFlightTableTests {
         #expect(late.events == ["two", "three"])
     }
 
+    @Test func aLaterSubscriberGetsTheLatestStatusWhenItJoinsThenTheEventsThatFollow() async throws {
+        let table = Table()
+        let early = Recorder()
+        let late = Recorder()
+        let noStatusYet = Recorder()
+        let joined = Gate()
+        let statusSet = Gate()
+        let first = table.subscribe("k", priority: .medium, events: early.onEvent) { work in
+            work.run { work throws(WebImageError) in
+                await statusSet.wait()
+                work.setStatus("stage 1")
+                work.send("progress")
+                work.setStatus("stage 2")
+                await joined.wait()
+                work.send("after")
+                return 0
+            }
+        }
+        // Joined before any status: nothing to replay.
+        _ = table.subscribe("k", priority: .medium, events: noStatusYet.onEvent) { _ in }
+        #expect(noStatusYet.events.isEmpty)
+        statusSet.open()
+        #expect(await eventually { early.events.count == 3 })
+        _ = table.subscribe("k", priority: .medium, events: late.onEvent) { _ in }
+        // The latest status only, delivered before `subscribe` returned.
+        #expect(late.events == ["stage 2"])
+        joined.open()
+        _ = try await first.value()
+        #expect(early.events == ["stage 1", "progress", "stage 2", "after"])
+        #expect(noStatusYet.events == ["stage 1", "progress", "stage 2", "after"])
+        #expect(late.events == ["stage 2", "after"])
+    }
+
     @Test func cancellingTheAwaitingTaskLeavesTheWorkWithCancelled() async throws {
         let table = Table()
         let work = GatedWork()
