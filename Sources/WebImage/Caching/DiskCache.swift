@@ -49,14 +49,21 @@ public final class DiskCache: DiskCaching {
         try ensureDirectory()
     }
 
-    /// `$XDG_CACHE_HOME/swift-web-image/<namespace>`, else `~/.cache/swift-web-image/<namespace>`.
-    /// The namespace is reduced to `[A-Za-z0-9._-]` (others become `_`) and cannot be `.` or `..`,
-    /// so it cannot leave that folder.
+    /// `<namespace>` in ``ImageCacheConfig/defaultDiskCacheDirectory`` when it is set, else in
+    /// `$XDG_CACHE_HOME/swift-web-image`, else in `~/.cache/swift-web-image`. The namespace is
+    /// reduced to `[A-Za-z0-9._-]` (others become `_`) and cannot be `.` or `..`, so it cannot
+    /// leave that folder.
     public static func defaultDirectory(namespace: String) -> URL {
         defaultDirectory(namespace: namespace, environment: ProcessInfo.processInfo.environment)
     }
 
-    static func defaultDirectory(namespace: String, environment: [String: String]) -> URL {
+    static func defaultDirectory(
+        namespace: String, environment: [String: String],
+        configured: URL? = ImageCacheConfig.defaultDiskCacheDirectory
+    ) -> URL {
+        if let configured {
+            return configured.appendingPathComponent(sanitizedNamespace(namespace), isDirectory: true)
+        }
         let base: URL
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             // The XDG spec says relative paths are invalid and must be ignored.

@@ -12,6 +12,17 @@ public enum DiskCacheExpireType: Sendable {
 /// Settings of an ``ImageCache`` (`SDImageCacheConfig`). Defaults follow SDWebImage except where
 /// a doc comment says why not.
 public struct ImageCacheConfig: Sendable {
+    /// The folder whose namespace subfolders hold the disk caches made after it is set
+    /// (SDWebImage's `SDImageCacheConfig.defaultDiskCacheDirectory`): ``ImageCache/init(namespace:directory:config:)``
+    /// without a directory, and ``ImageCache/shared`` if set before its first use. Nil (the
+    /// default) means `$XDG_CACHE_HOME/swift-web-image`, else `~/.cache/swift-web-image`. Caches
+    /// already open keep their folder.
+    public static var defaultDiskCacheDirectory: URL? {
+        get { defaultDirectory.withLock { $0 } }
+        set { defaultDirectory.withLock { $0 = newValue?.standardizedFileURL } }
+    }
+    private static let defaultDirectory = Locked<URL?>(nil)
+
     /// Keep decoded images in memory (default true).
     public var shouldCacheImagesInMemory = true
     /// Age limit in seconds (default one week); negative never expires, 0 expires everything at

@@ -4,7 +4,7 @@
 /// Every offset is bounds-checked, so any bytes are safe to pass.
 enum EXIFOrientation {
     /// The `Exif\0\0` signature that starts a JPEG APP1 payload (and that some writers leave in PNG's eXIf).
-    private static let signature: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]
+    static let signature: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]
 
     /// From a JPEG APP1 payload, which must start with `Exif\0\0`.
     static func read(fromApp1 payload: UnsafeRawBufferPointer) -> ImageOrientation? {
@@ -27,38 +27,78 @@ enum EXIFOrientation {
     /// From TIFF data (`II*\0` or `MM\0*`). Nil when there is no usable tag; a tag holding a value
     /// outside 1…8 reads as `.up`, as decoders treat it.
     static func read(fromTIFF tiff: UnsafeRawBufferPointer) -> ImageOrientation? {
-        guard tiff.count >= 8 else { return nil }
-        let littleEndian: Bool
-        switch (tiff[0], tiff[1]) {
+        guard let reader = TIFFReader(tiff), let ifd = reader.firstIFD,
+            let entry = reader.entry(tag: 0x0112, inIFDAt: ifd)
+        else { return nil }
+        let value: Int?
+        switch reader.u16(entry + 2) {
+        case nil: return nil
+        case 3: value = reader.u16(entry + 8)  // SHORT, stored left-aligned in the value field
+        case 4: value = reader.u32(entry + 8)  // LONG, seen from some writers
+        default: return .up  // the tag is there but unusable: treat as upright
+        }
+        guard let value else { return nil }
+        return ImageOrientation(rawValue: value) ?? .up
+    }
+}
+
+/// Bounds-checked reads of TIFF-structured data (EXIF) in its byte order: every read outside the
+/// data is nil, so any bytes are safe to pass.
+struct TIFFReader {
+    let bytes: UnsafeRawBufferPointer
+    let littleEndian: Bool
+
+    /// Nil unless `bytes` starts with a TIFF header (`II*\0` or `MM\0*`).
+    init?(_ bytes: UnsafeRawBufferPointer) {
+        guard bytes.count >= 8 else { return nil }
+        switch (bytes[0], bytes[1]) {
         case (0x49, 0x49): littleEndian = true
         case (0x4D, 0x4D): littleEndian = false
         default: return nil
         }
-        func u16(_ offset: Int) -> Int? {
-            guard offset >= 0, offset <= tiff.count - 2 else { return nil }
-            let a = Int(tiff[offset])
-            let b = Int(tiff[offset + 1])
-            return littleEndian ? a | b << 8 : a << 8 | b
-        }
-        func u32(_ offset: Int) -> Int? {
-            guard let first = u16(offset), let second = u16(offset + 2) else { return nil }
-            return littleEndian ? first | second << 16 : first << 16 | second
-        }
-        guard u16(2) == 42, let ifd = u32(4), let entries = u16(ifd) else { return nil }
+        self.bytes = bytes
+        guard u16(2) == 42 else { return nil }
+    }
+
+    func u16(_ offset: Int) -> Int? {
+        guard offset >= 0, offset <= bytes.count - 2 else { return nil }
+        let a = Int(bytes[offset])
+        let b = Int(bytes[offset + 1])
+        return littleEndian ? a | b << 8 : a << 8 | b
+    }
+
+    func u32(_ offset: Int) -> Int? {
+        guard let first = u16(offset), let second = u16(offset + 2) else { return nil }
+        return littleEndian ? first | second << 16 : first << 16 | second
+    }
+
+    /// The offset of IFD0.
+    var firstIFD: Int? { u32(4) }
+
+    /// The offset of the IFD after the one at `ifd` (IFD1 after IFD0); nil at the end of the chain.
+    func nextIFD(after ifd: Int) -> Int? {
+        guard let entries = u16(ifd), let next = u32(ifd + 2 + entries * 12), next > 0 else { return nil }
+        return next
+    }
+
+    /// The offset of the 12-byte entry for `tag` in the IFD at `ifd`.
+    func entry(tag: Int, inIFDAt ifd: Int) -> Int? {
+        guard let entries = u16(ifd) else { return nil }
         for index in 0..<entries {
             let entry = ifd + 2 + index * 12
-            guard let tag = u16(entry) else { return nil }
-            guard tag == 0x0112 else { continue }
-            let value: Int?
-            switch u16(entry + 2) {
-            case nil: return nil
-            case 3: value = u16(entry + 8)  // SHORT, stored left-aligned in the value field
-            case 4: value = u32(entry + 8)  // LONG, seen from some writers
-            default: return .up  // the tag is there but unusable: treat as upright
-            }
-            guard let value else { return nil }
-            return ImageOrientation(rawValue: value) ?? .up
+            guard let found = u16(entry) else { return nil }
+            if found == tag { return entry }
         }
         return nil
+    }
+
+    /// The value of a SHORT or LONG entry `tag` in the IFD at `ifd`.
+    func integer(tag: Int, inIFDAt ifd: Int) -> Int? {
+        guard let entry = entry(tag: tag, inIFDAt: ifd) else { return nil }
+        switch u16(entry + 2) {
+        case 3: return u16(entry + 8)
+        case 4: return u32(entry + 8)
+        default: return nil
+        }
     }
 }

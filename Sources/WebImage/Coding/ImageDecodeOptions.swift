@@ -27,6 +27,12 @@ public struct ImageDecodeOptions: Sendable, Equatable {
     public var maxAnimationByteCount: Int = ImageDecodeOptions.defaultMaxAnimationByteCount
     /// Always decode animation frames on demand (SDWebImage's lazy decoding for animations).
     public var lazyAnimatedFrames = false
+    /// With a ``thumbnailPixelSize``, make the thumbnail from the one a camera embedded in the
+    /// file (a JPEG's EXIF thumbnail) when it is at least as large as the thumbnail asked for and
+    /// has the image's aspect ratio; otherwise decode the image as usual (SDWebImage's
+    /// `decodeEmbedThumbnail`). Default false: an embedded thumbnail is fast but may be of lower
+    /// quality, and an edited photo may keep a stale one.
+    public var decodeEmbeddedThumbnail = false
 
     /// 100 million pixels (400 MB of RGBA): larger than any camera photo, far below what a
     /// hostile header can claim.

@@ -1,12 +1,26 @@
 extension ImageDecodeOptions {
-    /// SDWebImage's scale-down budget for ``WebImageOptions/scaleDownLargeImages``: 90 MB, its
-    /// macOS value (servers are closer to desktops than to phones).
-    public static let defaultScaleDownLimitBytes = 90 * 1024 * 1024
+    /// The scale-down budget for ``WebImageOptions/scaleDownLargeImages`` when the context sets
+    /// no ``WebImageContext/imageScaleDownLimitBytes`` (SDWebImage's
+    /// `SDImageCoderHelper.defaultScaleDownLimitBytes`). 90 MB by default, SDWebImage's macOS
+    /// value (servers are closer to desktops than to phones). Settable for the whole process;
+    /// loads that start afterwards use the new value. Values below one pixel (4 bytes) are
+    /// ignored, as in SDWebImage.
+    public static var defaultScaleDownLimitBytes: Int {
+        get { scaleDownDefault.withLock { $0 } }
+        set {
+            guard newValue >= 4 else { return }
+            scaleDownDefault.withLock { $0 = newValue }
+        }
+    }
+
+    /// SDWebImage's own default, which ``defaultScaleDownLimitBytes`` starts at.
+    static let initialScaleDownLimitBytes = 90 * 1024 * 1024
+    private static let scaleDownDefault = Locked(initialScaleDownLimitBytes)
 
     /// The decode options for a request, as SDWebImage's `SDGetDecodeOptionsFromContext`: start
     /// from the context's ``WebImageContext/imageDecodeOptions``, then the individual keys win —
     /// first frame (option), scale (context, else `@2x`/`@3x` in the key), aspect ratio,
-    /// thumbnail size, type hint (context, else the key's path extension) and the byte limit
+    /// thumbnail size, embedded thumbnail, type hint (context, else the key's path extension) and the byte limit
     /// (context, else the default when ``WebImageOptions/scaleDownLargeImages`` is set).
     public init(context: WebImageContext?, options: WebImageOptions, cacheKey: String?) {
         self = context?.imageDecodeOptions ?? ImageDecodeOptions()
@@ -18,6 +32,7 @@ extension ImageDecodeOptions {
         }
         if let preserve = context?.imagePreserveAspectRatio { preserveAspectRatio = preserve }
         if let thumbnail = context?.imageThumbnailPixelSize { thumbnailPixelSize = thumbnail }
+        if let embedded = context?.imageEmbedThumbnail { decodeEmbeddedThumbnail = embedded }
         if let hint = context?.imageTypeIdentifierHint {
             typeIdentifierHint = hint
         } else if let cacheKey {

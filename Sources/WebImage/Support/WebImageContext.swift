@@ -31,6 +31,12 @@ public struct WebImageContext: Sendable {
         get { storage.values.imageThumbnailPixelSize }
         set { update { $0.imageThumbnailPixelSize = newValue } }
     }
+    /// Make a thumbnail from the one embedded in the file when it is large enough; see
+    /// ``ImageDecodeOptions/decodeEmbeddedThumbnail`` (`imageEmbedThumbnail`).
+    public var imageEmbedThumbnail: Bool? {
+        get { storage.values.imageEmbedThumbnail }
+        set { update { $0.imageEmbedThumbnail = newValue } }
+    }
     /// A UTI hint; when absent the key's path extension is the hint (`imageTypeIdentifierHint`).
     public var imageTypeIdentifierHint: String? {
         get { storage.values.imageTypeIdentifierHint }
@@ -186,6 +192,7 @@ struct ContextValues: Sendable {
     var imageScaleFactor: Double?
     var imagePreserveAspectRatio: Bool?
     var imageThumbnailPixelSize: PixelSize?
+    var imageEmbedThumbnail: Bool?
     var imageTypeIdentifierHint: String?
     var imageScaleDownLimitBytes: Int?
     var imageEncodeOptions: ImageEncodeOptions?

@@ -89,14 +89,36 @@ import Testing
 
     @Test func defaultDirectoryFollowsXDG() {
         let xdg = DiskCache.defaultDirectory(
-            namespace: "ns", environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/h"])
+            namespace: "ns", environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/h"], configured: nil)
         #expect(xdg.path == "/x/cache/swift-web-image/ns")
         // A relative XDG_CACHE_HOME is invalid by the spec and ignored.
         let relative = DiskCache.defaultDirectory(
-            namespace: "ns", environment: ["XDG_CACHE_HOME": "rel", "HOME": "/h"])
+            namespace: "ns", environment: ["XDG_CACHE_HOME": "rel", "HOME": "/h"], configured: nil)
         #expect(relative.path == "/h/.cache/swift-web-image/ns")
-        let home = DiskCache.defaultDirectory(namespace: "ns", environment: ["HOME": "/h"])
+        let home = DiskCache.defaultDirectory(namespace: "ns", environment: ["HOME": "/h"], configured: nil)
         #expect(home.path == "/h/.cache/swift-web-image/ns")
+    }
+
+    @Test func aSetDefaultDiskCacheDirectoryHoldsTheNamespacesOfCachesMadeAfterIt() throws {
+        let base = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: base) }
+        // Only this test sets the process-wide default; the others here pass theirs explicitly.
+        ImageCacheConfig.defaultDiskCacheDirectory = base
+        let cache: ImageCache
+        do {
+            defer { ImageCacheConfig.defaultDiskCacheDirectory = nil }
+            #expect(DiskCache.defaultDirectory(namespace: "../x").path == base.appendingPathComponent(".._x").path)
+            cache = try ImageCache(namespace: "avatars")
+        }
+        let disk = try #require(cache.diskCache as? DiskCache)
+        #expect(disk.directory.path == base.appendingPathComponent("avatars").path)
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: disk.directory.path, isDirectory: &isDirectory))
+        #expect(isDirectory.boolValue)
+        // Unset again: the XDG rule is back.
+        #expect(
+            DiskCache.defaultDirectory(namespace: "ns").deletingLastPathComponent().lastPathComponent
+                == "swift-web-image")
     }
 
     @Test func namespaceCannotEscapeTheCacheFolder() {
@@ -105,7 +127,8 @@ import Testing
         #expect(DiskCache.sanitizedNamespace("..") == "_..")
         #expect(DiskCache.sanitizedNamespace("") == "_")
         #expect(DiskCache.sanitizedNamespace("a/b\0c") == "a_b_c")
-        let url = DiskCache.defaultDirectory(namespace: "../x")
+        let url = DiskCache.defaultDirectory(
+            namespace: "../x", environment: ProcessInfo.processInfo.environment, configured: nil)
         #expect(url.lastPathComponent == ".._x")
         #expect(url.deletingLastPathComponent().lastPathComponent == "swift-web-image")
     }

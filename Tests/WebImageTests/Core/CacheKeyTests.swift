@@ -2,7 +2,8 @@ import Testing
 
 @testable import WebImage
 
-@Suite("Cache keys (SDWebImage's formats)")
+/// Serialized: one test sets the process-wide default scale-down limit that another reads.
+@Suite("Cache keys (SDWebImage's formats)", .serialized)
 struct CacheKeyTests {
     @Test(
         "SDTransformedKeyForKey's tested examples",
@@ -63,6 +64,26 @@ struct CacheKeyTests {
         options = ImageDecodeOptions(context: context, options: [.scaleDownLargeImages], cacheKey: "a@2x.png")
         #expect(options.scaleFactor == 3)
         #expect(options.scaleDownLimitBytes == 1000)
+    }
+
+    @Test func theDefaultScaleDownLimitIsSettableAndAppliesWhenTheContextSetsNone() {
+        #expect(ImageDecodeOptions.defaultScaleDownLimitBytes == 90 * 1024 * 1024)
+        // Larger than SDWebImage's: no other test's image is near either limit.
+        ImageDecodeOptions.defaultScaleDownLimitBytes = 200 << 20
+        defer { ImageDecodeOptions.defaultScaleDownLimitBytes = ImageDecodeOptions.initialScaleDownLimitBytes }
+        #expect(ImageDecodeOptions.defaultScaleDownLimitBytes == 200 << 20)
+        let plain = ImageDecodeOptions(context: nil, options: [.scaleDownLargeImages], cacheKey: nil)
+        #expect(plain.scaleDownLimitBytes == 200 << 20)
+        // Without the option nothing is scaled down; a context's limit still wins.
+        #expect(ImageDecodeOptions(context: nil, options: [], cacheKey: nil).scaleDownLimitBytes == nil)
+        var context = WebImageContext()
+        context.imageScaleDownLimitBytes = 1000
+        #expect(
+            ImageDecodeOptions(context: context, options: [.scaleDownLargeImages], cacheKey: nil).scaleDownLimitBytes
+                == 1000)
+        // Less than one pixel is ignored, as SDWebImage does.
+        ImageDecodeOptions.defaultScaleDownLimitBytes = 3
+        #expect(ImageDecodeOptions.defaultScaleDownLimitBytes == 200 << 20)
     }
 
     @Test("Option bits match SDWebImageOptions")

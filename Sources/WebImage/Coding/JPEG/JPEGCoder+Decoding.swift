@@ -58,11 +58,20 @@ extension JPEGCoder {
     ///
     /// In partial mode, returns nil when no row could be decoded yet, and the image is flagged
     /// incremental (with `hasAlpha` when rows are missing, because they are transparent).
+    /// `orientation` is given for an embedded thumbnail, which takes its image's.
     static func decode(
-        _ bytes: UnsafeRawBufferPointer, options: ImageDecodeOptions, partial: Bool
+        _ bytes: UnsafeRawBufferPointer, options: ImageDecodeOptions, partial: Bool,
+        orientation given: ImageOrientation? = nil
     ) throws(WebImageError) -> Image? {
         try requireStartOfImage(bytes)
-        let orientation = JPEGMarkers.layout(of: bytes, throughScans: false).orientation
+        let layout = JPEGMarkers.layout(of: bytes, throughScans: false)
+        let orientation = given ?? layout.orientation
+        if given == nil, !partial, let range = layout.embeddedThumbnail,
+            let thumbnail = JPEGEmbeddedThumbnail.decode(
+                UnsafeRawBufferPointer(rebasing: bytes[range]), of: bytes, orientation: orientation, options: options)
+        {
+            return thumbnail
+        }
         let (decoded, plan, validRows) = try JPEGShim.withDecoder(bytes) {
             decoder throws(WebImageError) -> (ImageBitmap, DecodePlan, Int) in
             let chosen = try Self.plan(for: decoder.header, orientation: orientation, options: options)
