@@ -2,8 +2,8 @@ import Foundation
 import WebImage
 
 extension FuzzBodies {
-    /// Every entry point of ``JPEGCoder``: header, full, thumbnail and first-frame decoding,
-    /// and incremental decoding.
+    /// Every entry point of ``JPEGCoder``: header, full, thumbnail (also from an embedded EXIF
+    /// thumbnail) and first-frame decoding, and incremental decoding.
     public static func jpeg(_ data: Data) -> FuzzReport { exercise(JPEGCoder(), with: data) }
 
     /// Every entry point of ``PNGCoder``: header, full, thumbnail and first-frame decoding
@@ -39,6 +39,12 @@ extension FuzzBodies {
         }
         if let thumbnail = report.step("thumbnail", { try coder.decode(data, options: thumbnailOptions) }) {
             report.inspect(thumbnail, step: "thumbnail", fitting: thumbnailOptions.thumbnailPixelSize)
+        }
+        if coder is JPEGCoder,
+            let embedded = report.step(
+                "embeddedThumbnail", { try coder.decode(data, options: embeddedThumbnailOptions) })
+        {
+            report.inspect(embedded, step: "embeddedThumbnail", fitting: embeddedThumbnailOptions.thumbnailPixelSize)
         }
         if let first = report.step("firstFrame", { try coder.decode(data, options: firstFrameOptions) }) {
             report.inspect(first, step: "firstFrame")

@@ -25,6 +25,13 @@ public enum FuzzBodies {
         return options
     }()
 
+    /// Thumbnails made from an embedded one where the file has it (JPEG's EXIF thumbnail).
+    static let embeddedThumbnailOptions: ImageDecodeOptions = {
+        var options = thumbnailOptions
+        options.decodeEmbeddedThumbnail = true
+        return options
+    }()
+
     /// The first frame of an animation only, as a still.
     static let firstFrameOptions: ImageDecodeOptions = {
         var options = fullOptions

@@ -113,6 +113,19 @@ struct JPEGEmbeddedThumbnailTests {
         #expect(image.width == 80 && isClose(image.bitmap[40, 30], Self.red, tolerance: 16))
     }
 
+    @Test(
+        "The fuzz seeds' thumbnails are found in either byte order",
+        arguments: [
+            ("exif-thumbnail-mm.jpg", RGBA8(r: 30, g: 30, b: 200), PixelSize(width: 16, height: 12)),
+            ("exif-thumbnail-ii-rotated.jpg", RGBA8(r: 200, g: 200, b: 30), PixelSize(width: 16, height: 12)),
+        ])
+    func fuzzSeeds(name: String, thumbnailColour: RGBA8, size: PixelSize) throws {
+        let url = FuzzRegressionTests.packageRoot.appendingPathComponent("Fuzz/corpus/jpeg/\(name)")
+        let image = try Self.decode(try Data(contentsOf: url), thumbnail: PixelSize(width: 16, height: 16))
+        #expect(image.bitmap.size == size)
+        #expect(isClose(image.bitmap[8, 6], thumbnailColour, tolerance: 16))
+    }
+
     @Test func theContextKeyTurnsTheOptionOn() {
         var context = WebImageContext()
         #expect(!ImageDecodeOptions(context: context, options: [], cacheKey: nil).decodeEmbeddedThumbnail)
