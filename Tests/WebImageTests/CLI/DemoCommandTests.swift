@@ -21,7 +21,9 @@ struct DemoCommandTests {
         let warm = try #require(lines.first { $0.hasPrefix("warm pass: ") && $0.contains(" loads,") })
         let warmOrigin = try #require(lines.first { $0.contains("images that loaded cold") })
         #expect(number(before: " HTTP requests for the 9 images", in: warmOrigin) == 0, "\(warmOrigin)")
-        #expect((number(before: " HTTP requests", in: warm) ?? 99) <= 2, "\(warm)")
+        // Only the truncated image (a transfer failure, not blocklisted) is asked again: once per
+        // warm load of it (3) at most, fewer when its loads overlap and share a request.
+        #expect((number(before: " HTTP requests", in: warm) ?? 99) <= 3, "\(warm)")
         #expect((number(before: " memory hits", in: warm) ?? 0) > 0, "\(warm)")
         #expect((number(before: " disk hits", in: warm) ?? 0) > 0, "\(warm)")
         #expect(

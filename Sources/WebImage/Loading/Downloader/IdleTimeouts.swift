@@ -68,7 +68,12 @@ final class IdleTimeouts: Sendable {
             defer { state.monitorRunning = true }
             return (state.nextID, !state.monitorRunning)
         }
-        if startMonitor { Task.detached(priority: .high) { [self] in await monitor() } }
+        // The lowest priority a transfer runs at: the monitor then looks only after the tasks
+        // that receive the bodies had their turn on the thread pool, so chunks that arrived
+        // while the pool was busy are counted before an attempt is called idle. At `.high` it
+        // ran first and timed out transfers whose bytes were waiting in their receiver's queue
+        // (a steady 100 ms drip failed a 3 s timeout under a loaded test run).
+        if startMonitor { Task.detached(priority: .low) { [self] in await monitor() } }
         return id
     }
 
