@@ -18,7 +18,7 @@ import sys
 import numpy as np
 from PIL import Image, ImageDraw
 
-GENERATOR_VERSION = 5
+GENERATOR_VERSION = 6
 HERE = pathlib.Path(__file__).resolve().parent
 
 ANIM_SIZE = (480, 360)
@@ -68,6 +68,12 @@ def make_rgba_png():
     alpha = np.clip(0.7 * radial + 0.3 * smooth_field(rng, 1024, 1024, (8, 8), 1)[:, :, 0], 0, 255)
     rgba = np.dstack([rgb, alpha.astype(np.uint8)])
     return encode(Image.fromarray(rgba, "RGBA"), "PNG")
+
+
+def make_photo_png():
+    """A 1 MP RGB photo, lossless: what the encode cases start from, the same pixels on both sides."""
+    rgb = photo_like(seed=7, width=1152, height=864, noise_sigma=6)
+    return encode(Image.fromarray(rgb, "RGB"), "PNG")
 
 
 def make_still_webp():
@@ -128,6 +134,7 @@ INPUTS = {
     "still.webp": make_still_webp,
     "anim.webp": make_anim_webp,
     "cache.jpg": make_cache_jpg,
+    "photo-1mp.png": make_photo_png,
 }
 
 

@@ -42,6 +42,17 @@ def round_spread(results):
     return max(medians) / min(medians) if len(medians) > 1 else 1.0
 
 
+def output_bytes(results):
+    """The encoded size an encode case reported (the same every run), or None."""
+    sizes = {r["bytes"] for r in results if "bytes" in r}
+    return sizes.pop() if len(sizes) == 1 else None
+
+
+def table_line(cells, widths):
+    padded = [cells[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(cells[1:], widths[1:])]
+    return "| " + " | ".join(padded) + " |"
+
+
 def main(path, cases):
     sides = load(path)
     rows, notes, tools, failed = [], [], set(), False
@@ -65,14 +76,28 @@ def main(path, cases):
     widths = [max(len(row[i]) for row in rows + [header]) for i in range(4)]
 
     def line(cells):
-        padded = [cells[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(cells[1:], widths[1:])]
-        return "| " + " | ".join(padded) + " |"
+        return table_line(cells, widths)
 
     print(line(header))
     print("|" + "|".join("-" * (w + 1) + (":" if i else "-") for i, w in enumerate(widths)) + "|")
     for row in rows:
         print(line(row))
     print(f"\nratio = ours / peer median time (below 1: ours is faster); peers: {', '.join(sorted(tools)) or 'none'}")
+    sizes = []
+    for name in cases:
+        ours_bytes = output_bytes(sides.get((name, "ours"), []))
+        peer_bytes = output_bytes(sides.get((name, "peer"), []))
+        if ours_bytes and peer_bytes:
+            sizes.append([name, str(ours_bytes), str(peer_bytes), f"{ours_bytes / peer_bytes:.2f}"])
+    if sizes:
+        size_header = ["case", "ours bytes", "peer bytes", "bytes ratio"]
+        size_widths = [max(len(row[i]) for row in sizes + [size_header]) for i in range(4)]
+        print()
+        print(table_line(size_header, size_widths))
+        print("|" + "|".join("-" * (w + 1) + (":" if i else "-") for i, w in enumerate(size_widths)) + "|")
+        for row in sizes:
+            print(table_line(row, size_widths))
+        print("\nbytes ratio = our output's size / the peer's, same settings (below 1: ours is smaller)")
     for note in notes:
         print(f"note: {note}")
     return 1 if failed else 0

@@ -278,7 +278,8 @@ typedef struct cwi_jpeg_encoder {
 } cwi_jpeg_encoder;
 
 int cwi_jpeg_encode_rgba(const uint8_t *rgba, int width, int height, size_t stride, int quality,
-                         int progressive, uint8_t **out, unsigned long *outlen, char *err, size_t errlen) {
+                         int progressive, int subsampling, int optimize_coding, uint8_t **out,
+                         unsigned long *outlen, char *err, size_t errlen) {
     JSAMPROW rows[CWI_ROWS_PER_CALL];
     if (rgba == NULL || out == NULL || outlen == NULL || width <= 0 || height <= 0 ||
         stride / 4 < (size_t)width) {
@@ -315,6 +316,11 @@ int cwi_jpeg_encode_rgba(const uint8_t *rgba, int width, int height, size_t stri
     e->cinfo.in_color_space = JCS_EXT_RGBA;
     jpeg_set_defaults(&e->cinfo);
     jpeg_set_quality(&e->cinfo, quality < 1 ? 1 : (quality > 100 ? 100 : quality), TRUE);
+    /* Luma's sampling factors set the colour channels' resolution (theirs stay 1x1): 2x2 is
+     * 4:2:0 (libjpeg's default), 2x1 is 4:2:2, 1x1 is 4:4:4. */
+    e->cinfo.comp_info[0].h_samp_factor = subsampling == 2 ? 1 : 2;
+    e->cinfo.comp_info[0].v_samp_factor = subsampling == 0 ? 2 : 1;
+    if (optimize_coding) e->cinfo.optimize_coding = TRUE;
     if (progressive) jpeg_simple_progression(&e->cinfo);
     jpeg_start_compress(&e->cinfo, TRUE);
     while (e->cinfo.next_scanline < e->cinfo.image_height) {

@@ -40,6 +40,38 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
+/// `--effort`: how hard the encoder works for a smaller file. Any letter case is accepted.
+enum EffortArgument: String, ExpressibleByArgument, CaseIterable {
+    case fastest, balanced, smallest
+
+    init?(argument: String) {
+        self.init(rawValue: argument.lowercased())
+    }
+
+    var effort: EncodeEffort {
+        switch self {
+        case .fastest: .fastest
+        case .balanced: .balanced
+        case .smallest: .smallest
+        }
+    }
+}
+
+/// `--chroma`: a JPEG's colour resolution, as its subsampling ratio.
+enum ChromaArgument: String, ExpressibleByArgument, CaseIterable {
+    case yuv420 = "420"
+    case yuv422 = "422"
+    case yuv444 = "444"
+
+    var subsampling: ChromaSubsampling {
+        switch self {
+        case .yuv420: .yuv420
+        case .yuv422: .yuv422
+        case .yuv444: .yuv444
+        }
+    }
+}
+
 /// `--mode`: how `--resize` fits the image into WxH. Any letter case is accepted.
 enum ResizeMode: String, ExpressibleByArgument, CaseIterable {
     case fill

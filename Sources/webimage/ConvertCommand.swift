@@ -32,6 +32,15 @@ struct ConvertCommand: AsyncParsableCommand {
         help: ArgumentHelp("Decode no larger than WxH, keeping the aspect ratio (never upscales).", valueName: "WxH"))
     var thumbnail: PixelSize?
 
+    @Option(
+        help: ArgumentHelp(
+            "How hard the encoder works for a smaller file: zlib level and filters for PNG, the method for WebP, Huffman tables for JPEG."
+        ))
+    var effort: EffortArgument = .balanced
+
+    @Option(help: ArgumentHelp("JPEG colour resolution: 4:2:0, 4:2:2 or 4:4:4.", valueName: "420|422|444"))
+    var chroma: ChromaArgument = .yuv420
+
     @Flag(help: "Keep only the first frame of an animation.")
     var firstFrame = false
 
@@ -61,6 +70,8 @@ struct ConvertCommand: AsyncParsableCommand {
         var encodeOptions = ImageEncodeOptions()
         if let quality { encodeOptions.compressionQuality = quality.value }
         encodeOptions.firstFrameOnly = firstFrame
+        encodeOptions.effort = effort.effort
+        encodeOptions.chromaSubsampling = chroma.subsampling
         let encoded = try ImageCodersManager.shared.encode(image, as: target, options: encodeOptions)
         do {
             try encoded.write(to: URL(fileURLWithPath: output), options: .atomic)

@@ -6,6 +6,8 @@ import Foundation
 struct RunOutput {
     var checksum: Int
     var shape: String
+    /// An encode case's output size in bytes, reported beside the time.
+    var bytes: Int? = nil
     /// Work the harness does after the clock stops, before the next run (warm-up runs too):
     /// undoing what this run left behind that would change what the next one measures.
     var afterRun: (() throws -> Void)? = nil

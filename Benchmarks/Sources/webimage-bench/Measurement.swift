@@ -16,10 +16,12 @@ struct CaseResult: Encodable {
     var cpuMedianMs: Double?
     var output: String?
     var checksum: Int?
+    /// An encode case's output size.
+    var bytes: Int?
     var error: String?
 
     enum CodingKeys: String, CodingKey {
-        case `case`, side, tool, warmup, runs, output, checksum, error
+        case `case`, side, tool, warmup, runs, output, checksum, bytes, error
         case medianMs = "median_ms"
         case minMs = "min_ms"
         case samplesMs = "samples_ms"
@@ -76,6 +78,7 @@ func measure(_ benchCase: BenchCase, context: BenchContext, warmup: Int, runs: I
             samples.append(milliseconds(elapsed))
             checksum &+= output.checksum
             shape = output.shape
+            result.bytes = output.bytes
             try output.afterRun?()
         }
         let sorted = samples.sorted()

@@ -14,7 +14,7 @@ import Foundation
 // 2 for a usage error.
 
 /// Every case, in table order. A new group of cases adds its array here.
-let allCases: [BenchCase] = codecCases + cacheCases + transformCases + downloadCases + managerCases
+let allCases: [BenchCase] = codecCases + encodeCases + cacheCases + transformCases + downloadCases + managerCases
 
 struct Arguments {
     var list = false

@@ -37,12 +37,22 @@ const char *cwi_png_reader_message(const cwi_png_reader *reader);
 void cwi_png_reader_destroy(cwi_png_reader *reader);
 
 /* Encodes RGBA8 pixels (rows width*4 bytes apart) as an 8-bit RGBA PNG, or as RGB when
- * `keep_alpha` is 0 (the alpha bytes are dropped), with zlib `compression_level` 0-9.
+ * `keep_alpha` is 0 (the alpha bytes are dropped), with zlib `compression_level` 0-9 and, with
+ * `adaptive_filters`, libpng's per-row choice among the five filters (else Up for every row).
  * On success `*output` holds `*output_length` bytes to release with cwi_png_free. On failure
  * `message` (of `message_capacity` bytes) says why. */
 int cwi_png_encode_rgba(const uint8_t *pixels, uint32_t width, uint32_t height, int keep_alpha,
-                        int compression_level, uint8_t **output, size_t *output_length,
+                        int compression_level, int adaptive_filters, uint8_t **output, size_t *output_length,
                         char *message, size_t message_capacity);
+
+/* Encodes a palette image: `indices` holds one byte a pixel (rows `width` bytes apart), each
+ * below `palette_count` (1-256), written packed at `bit_depth` (1, 2, 4 or 8, enough for the
+ * count); `palette_rgba` holds the entries, with those that are not opaque first (they become
+ * tRNS). Output and errors as cwi_png_encode_rgba. */
+int cwi_png_encode_indexed(const uint8_t *indices, uint32_t width, uint32_t height,
+                           const uint8_t *palette_rgba, int palette_count, int bit_depth,
+                           int compression_level, uint8_t **output, size_t *output_length, char *message,
+                           size_t message_capacity);
 
 void cwi_png_free(void *pointer);
 

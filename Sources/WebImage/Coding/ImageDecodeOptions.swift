@@ -78,6 +78,11 @@ public struct ImageEncodeOptions: Sendable, Equatable {
     /// JPEG: write a progressive JPEG (coarse scans first, refined by later ones), which a
     /// progressive load can show early. Ours: SDWebImage has no such encode option.
     public var progressive = false
+    /// How hard the encoder works for a smaller file (ours: SDWebImage has no such option); see
+    /// ``EncodeEffort`` for what each level does per format.
+    public var effort: EncodeEffort = .balanced
+    /// JPEG: how much colour detail to keep. Default 4:2:0, what libjpeg and Pillow write.
+    public var chromaSubsampling: ChromaSubsampling = .yuv420
 
     public init() {}
 }

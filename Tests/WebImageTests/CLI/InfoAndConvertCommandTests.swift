@@ -107,6 +107,25 @@ struct InfoAndConvertCommandTests {
         #expect(PixelSize(width: written.width, height: written.height) == expected)
     }
 
+    @Test("convert --chroma sets the JPEG's colour resolution and --effort the PNG's size")
+    func chromaAndEffort() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = Fixtures.directory.appendingPathComponent("jpeg/photo_800x600.jpg").path
+        let jpeg = directory.appendingPathComponent("full-colour.jpg")
+        let converted = try await CommandRunner.runOffPool(["convert", source, jpeg.path, "--chroma", "444"])
+        try #require(converted.status == 0, "\(converted.standardError)")
+        #expect(EncodeOptionsTests.lumaSampling(of: try Data(contentsOf: jpeg)) ?? (0, 0) == (1, 1))
+        var sizes: [Int] = []
+        for effort in ["fastest", "BALANCED"] {
+            let png = directory.appendingPathComponent("\(effort).png")
+            let result = try await CommandRunner.runOffPool(["convert", source, png.path, "--effort", effort])
+            try #require(result.status == 0, "\(result.standardError)")
+            sizes.append(try Data(contentsOf: png).count)
+        }
+        #expect(sizes[1] < sizes[0], "\(sizes)")
+    }
+
     @Test(
         "Failures exit non-zero with one 'error:' line",
         arguments: [
@@ -117,6 +136,8 @@ struct InfoAndConvertCommandTests {
             ["convert", "in.png", "out.png", "--quality", "2"],
             ["convert", "in.png", "out.png", "--thumbnail", "0x10"],
             ["convert", "in.png", "out.png", "--resize", "10x10"],
+            ["convert", "in.png", "out.png", "--effort", "maximum"],
+            ["convert", "in.png", "out.jpg", "--chroma", "411"],
             ["info", "http://127.0.0.1:9/x.png"],
             ["info", "data:,not an image"],
             ["info", "data:image/png;base64,@@"],

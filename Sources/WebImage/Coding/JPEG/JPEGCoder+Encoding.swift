@@ -14,7 +14,8 @@ extension JPEGCoder {
     /// with transparency composited onto ``ImageEncodeOptions/backgroundColor``. With
     /// ``ImageEncodeOptions/maxFileSize`` the quality is binary-searched for the largest output
     /// that fits (the smallest output when none fits). ``ImageEncodeOptions/progressive`` writes a
-    /// progressive JPEG.
+    /// progressive JPEG, ``ImageEncodeOptions/chromaSubsampling`` sets the colour resolution, and
+    /// ``EncodeEffort/smallest`` optimizes the Huffman tables.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError)
         -> Data
     {
@@ -26,7 +27,9 @@ extension JPEGCoder {
         }
         return try bitmap.pixels.withUnsafeBufferPointer { rgba throws(WebImageError) in
             let encode = { (quality: Int) throws(WebImageError) in
-                try JPEGShim.encode(rgba: rgba, size: bitmap.size, quality: quality, progressive: options.progressive)
+                try JPEGShim.encode(
+                    rgba: rgba, size: bitmap.size, quality: quality, progressive: options.progressive,
+                    subsampling: options.chromaSubsampling, optimizeCoding: options.effort == .smallest)
             }
             guard let maxFileSize = options.maxFileSize else {
                 return try encode(Self.libjpegQuality(for: options.compressionQuality))

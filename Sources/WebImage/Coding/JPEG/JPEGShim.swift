@@ -46,14 +46,21 @@ enum JPEGShim {
 
     /// Encodes opaque RGBA (alpha is ignored) at libjpeg quality 1...100.
     static func encode(
-        rgba: UnsafeBufferPointer<UInt8>, size: PixelSize, quality: Int, progressive: Bool
+        rgba: UnsafeBufferPointer<UInt8>, size: PixelSize, quality: Int, progressive: Bool,
+        subsampling: ChromaSubsampling = .yuv420, optimizeCoding: Bool = false
     ) throws(WebImageError) -> Data {
         var output: UnsafeMutablePointer<UInt8>?
         var length: UInt = 0
+        let sampling: Int32 =
+            switch subsampling {
+            case .yuv420: 0
+            case .yuv422: 1
+            case .yuv444: 2
+            }
         let message = withMessageBuffer { err, errlen in
             cwi_jpeg_encode_rgba(
                 rgba.baseAddress, Int32(size.width), Int32(size.height), size.width * 4, Int32(quality),
-                progressive ? 1 : 0, &output, &length, err, errlen)
+                progressive ? 1 : 0, sampling, optimizeCoding ? 1 : 0, &output, &length, err, errlen)
         }
         if let message {
             cwi_jpeg_free(output)

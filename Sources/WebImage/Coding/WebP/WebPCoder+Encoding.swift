@@ -14,18 +14,38 @@ extension WebPCoder {
             return try encodeAnimation(animation, orientation: image.orientation, options: options)
         }
         let bitmap = try Self.prepare(image.bitmap, orientation: image.orientation, options: options)
-        if options.lossless { return try Self.encodeStill(bitmap, quality: 75, lossless: true) }
+        let method = Self.stillMethod(options.effort)
+        if options.lossless { return try Self.encodeStill(bitmap, quality: 75, lossless: true, method: method) }
         let quality = Self.quality(options.compressionQuality)
-        let first = try Self.encodeStill(bitmap, quality: quality, lossless: false)
+        let first = try Self.encodeStill(bitmap, quality: quality, lossless: false, method: method)
         guard let limit = options.maxFileSize, first.count > limit else { return first }
-        return try Self.searchQuality(bitmap, below: Int(quality.rounded(.down)), limit: limit, smallest: first)
+        return try Self.searchQuality(
+            bitmap, below: Int(quality.rounded(.down)), limit: limit, smallest: first, method: method)
+    }
+
+    /// libwebp's `method` (0 fastest … 6 smallest) for a still image (see ``EncodeEffort``).
+    static func stillMethod(_ effort: EncodeEffort) -> Int32 {
+        switch effort {
+        case .fastest: 2
+        case .balanced: 4
+        case .smallest: 6
+        }
+    }
+
+    /// libwebp's `method` for the frames of an animation, which are each encoded several times.
+    static func animationMethod(_ effort: EncodeEffort) -> Int32 {
+        switch effort {
+        case .fastest: 0
+        case .balanced: 1
+        case .smallest: 4
+        }
     }
 
     /// Binary search over integer qualities below `upper` for the largest output within `limit`.
     /// libwebp's own `target_size` overshoots or ignores the target (Benchmarks/README.md), so
     /// each candidate's size is checked.
     private static func searchQuality(
-        _ bitmap: ImageBitmap, below upper: Int, limit: Int, smallest: Data
+        _ bitmap: ImageBitmap, below upper: Int, limit: Int, smallest: Data, method: Int32
     ) throws(WebImageError) -> Data {
         var best: Data?
         var smallest = smallest
@@ -33,7 +53,7 @@ extension WebPCoder {
         var high = upper - 1
         while low <= high {
             let mid = (low + high) / 2
-            let data = try encodeStill(bitmap, quality: Float(mid), lossless: false)
+            let data = try encodeStill(bitmap, quality: Float(mid), lossless: false, method: method)
             if data.count < smallest.count { smallest = data }
             if data.count <= limit {
                 best = data
@@ -62,13 +82,15 @@ extension WebPCoder {
         return try upright.resampled(to: size)
     }
 
-    /// A libwebp encoder config for one quality; lossless keeps RGB under alpha 0 (`exact`).
-    static func makeConfig(quality: Float, lossless: Bool) throws(WebImageError) -> WebPConfig {
+    /// A libwebp encoder config for one quality and `method`; lossless keeps RGB under alpha 0
+    /// (`exact`).
+    static func makeConfig(quality: Float, lossless: Bool, method: Int32) throws(WebImageError) -> WebPConfig {
         var config = WebPConfig()
         guard WebPConfigInit(&config) != 0 else {
             throw .encodingFailed("libwebp's encoder version does not match its headers")
         }
         config.quality = quality
+        config.method = method
         if lossless {
             config.lossless = 1
             config.exact = 1
@@ -79,15 +101,18 @@ extension WebPCoder {
         return config
     }
 
-    /// Imports `bitmap` into `picture` (already initialised); the caller frees the picture.
-    static func importPixels(_ bitmap: ImageBitmap, into picture: inout WebPPicture, lossless: Bool)
+    /// Imports `bitmap` into `picture` (already initialised) as ARGB (`argb`) or as YUV; the
+    /// caller frees the picture. Lossless encoding and the animation encoder work on ARGB: given
+    /// YUV, the animation encoder would convert every frame back to ARGB (lossily) and then to
+    /// YUV again.
+    static func importPixels(_ bitmap: ImageBitmap, into picture: inout WebPPicture, argb: Bool)
         throws(WebImageError)
     {
         guard bitmap.width <= Int(WEBP_MAX_DIMENSION), bitmap.height <= Int(WEBP_MAX_DIMENSION) else {
             throw .encodingFailed(
                 "\(bitmap.width)x\(bitmap.height) exceeds WebP's limit of \(WEBP_MAX_DIMENSION) pixels a side")
         }
-        picture.use_argb = lossless ? 1 : 0
+        picture.use_argb = argb ? 1 : 0
         picture.width = Int32(bitmap.width)
         picture.height = Int32(bitmap.height)
         let ok = bitmap.pixels.withUnsafeBufferPointer {
@@ -97,14 +122,16 @@ extension WebPCoder {
     }
 
     /// One still image through libwebp's advanced API.
-    static func encodeStill(_ bitmap: ImageBitmap, quality: Float, lossless: Bool) throws(WebImageError) -> Data {
-        var config = try makeConfig(quality: quality, lossless: lossless)
+    static func encodeStill(_ bitmap: ImageBitmap, quality: Float, lossless: Bool, method: Int32)
+        throws(WebImageError) -> Data
+    {
+        var config = try makeConfig(quality: quality, lossless: lossless, method: method)
         var picture = WebPPicture()
         guard WebPPictureInit(&picture) != 0 else {
             throw .encodingFailed("libwebp's encoder version does not match its headers")
         }
         defer { WebPPictureFree(&picture) }
-        try importPixels(bitmap, into: &picture, lossless: lossless)
+        try importPixels(bitmap, into: &picture, argb: lossless)
         var writer = WebPMemoryWriter()
         WebPMemoryWriterInit(&writer)
         defer { WebPMemoryWriterClear(&writer) }
