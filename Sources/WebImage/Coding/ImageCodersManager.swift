@@ -53,12 +53,19 @@ public final class ImageCodersManager: ProgressiveImageCoding, AnimatedImageCodi
 
     /// Encodes `image`. With ``ImageFormat/undefined`` the format follows SDWebImage's rule:
     /// the image's own format if known, else GIF for animations, PNG with alpha, JPEG otherwise.
+    /// With ``ImageEncodeOptions/failsAboveMaxFileSize``, a file above
+    /// ``ImageEncodeOptions/maxFileSize`` is an error instead of the result.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError)
         -> Data
     {
         let target = format == .undefined ? Self.defaultEncodingFormat(for: image) : format
         guard let coder = encoder(for: target) else { throw .unsupportedFormat(target) }
-        return try coder.encode(image, as: target, options: options)
+        let data = try coder.encode(image, as: target, options: options)
+        if options.failsAboveMaxFileSize, let limit = options.maxFileSize, data.count > limit {
+            throw .encodingFailed(
+                "the \(target) file comes to \(data.count) bytes; the limit is \(limit)")
+        }
+        return data
     }
 
     public func canDecodeIncrementally(_ data: Data) -> Bool {

@@ -67,8 +67,14 @@ public struct ImageEncodeOptions: Sendable, Equatable {
     public var maxPixelSize: PixelSize = .zero
     /// Search the quality for the largest output not above this many bytes (replaces
     /// ``compressionQuality`` for lossy formats). If even the lowest quality is larger, that
-    /// smallest output is returned.
+    /// smallest output is returned (as SDWebImage and imgproxy do), unless
+    /// ``failsAboveMaxFileSize``.
     public var maxFileSize: Int?
+    /// With ``maxFileSize``: throw ``WebImageError/Code/encodingFailed`` rather than return a
+    /// file above the limit (the smallest a lossy format can make, or a lossless file). Checked by
+    /// ``ImageCodersManager/encode(_:as:options:)``, which the cache, the CLI and the default
+    /// format choice encode through. Ours: SDWebImage has no such option.
+    public var failsAboveMaxFileSize = false
     /// What transparent pixels are composited onto for formats without alpha (JPEG). Default white.
     public var backgroundColor: RGBA8 = .white
     /// Encode only the first frame of an animation.

@@ -161,6 +161,33 @@ struct EncodeOptionsTests {
         #expect(try Self.decode(smallest).bitmap == (try Self.decode(balanced)).bitmap)
     }
 
+    // MARK: File size limits
+
+    @Test func aStrictMaxFileSizeFailsWithTheSizesInsteadOfReturningALargerFile() throws {
+        let image = Self.photo(width: 200, height: 150)
+        for format in [ImageFormat.jpeg, .webp, .png] {
+            // Not strict: the smallest file, above the limit, as SDWebImage does.
+            let lenient = try Self.encode(image, as: format) { $0.maxFileSize = 100 }
+            #expect(lenient.count > 100, "\(format)")
+            let error = #expect(throws: WebImageError.self) {
+                try Self.encode(image, as: format) {
+                    $0.maxFileSize = 100
+                    $0.failsAboveMaxFileSize = true
+                }
+            }
+            #expect(error?.code == .encodingFailed)
+            #expect(
+                error?.message.contains("\(lenient.count) bytes; the limit is 100") == true,
+                "\(String(describing: error))")
+            // A limit that can be met is met, strict or not.
+            let met = try Self.encode(image, as: format) {
+                $0.maxFileSize = lenient.count * 4
+                $0.failsAboveMaxFileSize = true
+            }
+            #expect(met.count <= lenient.count * 4)
+        }
+    }
+
     // MARK: WebP
 
     @Test func webpEffortKeepsQualityAndShrinksTheFile() throws {
