@@ -6,12 +6,17 @@ enum EXIFOrientation {
     /// The `Exif\0\0` signature that starts a JPEG APP1 payload (and that some writers leave in PNG's eXIf).
     static let signature: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]
 
-    /// From a JPEG APP1 payload, which must start with `Exif\0\0`.
-    static func read(fromApp1 payload: UnsafeRawBufferPointer) -> ImageOrientation? {
+    /// The TIFF data of a JPEG APP1 payload, which must start with `Exif\0\0` (nil otherwise).
+    static func tiff(inApp1 payload: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         guard payload.count >= signature.count + 8,
             signature.indices.allSatisfy({ payload[$0] == signature[$0] })
         else { return nil }
-        return read(fromTIFF: UnsafeRawBufferPointer(rebasing: payload[signature.count...]))
+        return UnsafeRawBufferPointer(rebasing: payload[signature.count...])
+    }
+
+    /// From a JPEG APP1 payload, which must start with `Exif\0\0`.
+    static func read(fromApp1 payload: UnsafeRawBufferPointer) -> ImageOrientation? {
+        tiff(inApp1: payload).flatMap(read(fromTIFF:))
     }
 
     /// From an EXIF block that is bare TIFF data or TIFF data behind a stray `Exif\0\0` prefix.

@@ -66,9 +66,9 @@ extension JPEGCoder {
         try requireStartOfImage(bytes)
         let layout = JPEGMarkers.layout(of: bytes, throughScans: false)
         let orientation = given ?? layout.orientation
-        if given == nil, !partial, let range = layout.embeddedThumbnail,
+        if given == nil, !partial, let app1 = layout.exifPayload,
             let thumbnail = JPEGEmbeddedThumbnail.decode(
-                UnsafeRawBufferPointer(rebasing: bytes[range]), of: bytes, orientation: orientation, options: options)
+                in: app1, of: bytes, orientation: orientation, options: options)
         {
             return thumbnail
         }

@@ -3,8 +3,9 @@
 struct JPEGMarkerLayout: Equatable {
     /// From the APP1 Exif segment; `.up` when absent or unreadable.
     var orientation: ImageOrientation = .up
-    /// Where the JPEG thumbnail embedded in that segment lies in the data, if it has a whole one.
-    var embeddedThumbnail: Range<Int>?
+    /// Where that APP1 segment's payload lies in the data (an embedded thumbnail is looked for
+    /// there only when a decode asks for one).
+    var exifPayload: Range<Int>?
     /// A progressive frame header (SOF2, SOF6, SOF10, SOF14) was seen.
     var isProgressive = false
     /// The header up to the first scan is complete (an SOS segment was read whole).
@@ -49,8 +50,8 @@ enum JPEGMarkers {
             guard i + 2 <= count else { return layout }
             let length = Int(bytes[i]) << 8 | Int(bytes[i + 1])
             guard length >= 2, i + length <= count else { return layout }
-            let payloadStart = i + 2
-            let payload = UnsafeRawBufferPointer(rebasing: bytes[payloadStart..<(i + length)])
+            let payloadRange = (i + 2)..<(i + length)
+            let payload = UnsafeRawBufferPointer(rebasing: bytes[payloadRange])
             i += length
             switch marker {
             case 0xE1 where !sawOrientation:
@@ -58,8 +59,8 @@ enum JPEGMarkers {
                     layout.orientation = orientation
                     sawOrientation = true
                 }
-                if layout.embeddedThumbnail == nil, let range = JPEGEmbeddedThumbnail.range(inApp1: payload) {
-                    layout.embeddedThumbnail = (payloadStart + range.lowerBound)..<(payloadStart + range.upperBound)
+                if layout.exifPayload == nil, EXIFOrientation.tiff(inApp1: payload) != nil {
+                    layout.exifPayload = payloadRange
                 }
             case 0xC2, 0xC6, 0xCA, 0xCE:
                 layout.isProgressive = true
