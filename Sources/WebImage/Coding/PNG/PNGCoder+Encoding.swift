@@ -87,44 +87,55 @@ struct PNGPalette {
     /// The fewest bits a pixel that can index every entry: 1, 2, 4 or 8.
     var bitDepth: Int { count <= 2 ? 1 : count <= 4 ? 2 : count <= 16 ? 4 : 8 }
 
-    /// Nil when the image has more than 256 colours (found as soon as the 257th appears).
+    /// Entries that are not opaque first (tRNS covers them), then by value, so the palette of
+    /// an image is always the same.
+    private static func paletteOrder(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        let aOpaque = a[3] == 255
+        let bOpaque = b[3] == 255
+        if aOpaque != bOpaque { return bOpaque }
+        return a.lexicographicallyPrecedes(b)
+    }
+
+    /// Nil when the image has more than 256 colours (found as soon as the 257th appears, before
+    /// anything the size of the image is allocated).
     init?(_ bitmap: ImageBitmap) {
         let pixelCount = bitmap.width * bitmap.height
         var colours: [UInt32: UInt8] = [:]
         colours.reserveCapacity(257)
-        var indices = [UInt8](repeating: 0, count: pixelCount)
-        var order: [UInt32] = []
-        let complete = bitmap.pixels.withUnsafeBytes { raw -> Bool in
-            let pixels = raw.bindMemory(to: UInt32.self)
+        let fits = bitmap.pixels.withUnsafeBytes { raw -> Bool in
             var last: UInt32?
-            var lastIndex: UInt8 = 0
-            for position in 0..<pixelCount {
-                let pixel = pixels[position]
-                if pixel != last {
-                    if let known = colours[pixel] {
-                        lastIndex = known
-                    } else {
-                        guard order.count < 256 else { return false }
-                        lastIndex = UInt8(order.count)
-                        colours[pixel] = lastIndex
-                        order.append(pixel)
-                    }
-                    last = pixel
+            for pixel in raw.bindMemory(to: UInt32.self).prefix(pixelCount) where pixel != last {
+                last = pixel
+                if colours[pixel] == nil {
+                    guard colours.count < 256 else { return false }
+                    colours[pixel] = 0
                 }
-                indices[position] = lastIndex
             }
             return true
         }
-        guard complete, !order.isEmpty else { return nil }
-        // Translucent entries first, then the opaque ones; renumber the indices to match.
-        let rgba = order.map { pixel in withUnsafeBytes(of: pixel) { Array($0) } }
-        let sorted = rgba.indices.sorted { (rgba[$0][3] == 255 ? 1 : 0, $0) < (rgba[$1][3] == 255 ? 1 : 0, $1) }
-        var renumbered = [UInt8](repeating: 0, count: sorted.count)
-        for (new, old) in sorted.enumerated() {
-            renumbered[old] = UInt8(new)
-            entries += rgba[old]
+        guard fits, !colours.isEmpty else { return nil }
+        let palette: [[UInt8]] = colours.keys.map { pixel in withUnsafeBytes(of: pixel) { Array($0) } }
+            .sorted(by: Self.paletteOrder)
+        for (index, entry) in palette.enumerated() {
+            colours[entry.withUnsafeBytes { $0.load(as: UInt32.self) }] = UInt8(index)
+            entries += entry
         }
-        for position in indices.indices { indices[position] = renumbered[Int(indices[position])] }
-        self.indices = indices
+        // A second pass writes each pixel's index.
+        indices = bitmap.pixels.withUnsafeBytes { raw in
+            let pixels = raw.bindMemory(to: UInt32.self)
+            return [UInt8](unsafeUninitializedCapacity: pixelCount) { buffer, initialized in
+                var last: UInt32?
+                var lastIndex: UInt8 = 0
+                for position in 0..<pixelCount {
+                    let pixel = pixels[position]
+                    if pixel != last {
+                        lastIndex = colours[pixel] ?? 0
+                        last = pixel
+                    }
+                    buffer[position] = lastIndex
+                }
+                initialized = pixelCount
+            }
+        }
     }
 }
