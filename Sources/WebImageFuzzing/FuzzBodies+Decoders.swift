@@ -31,6 +31,9 @@ extension FuzzBodies {
         let full = report.step("decode") { try coder.decode(data, options: fullOptions) }
         if let full {
             report.inspect(full, step: "decode")
+            report.expect(
+                full.metadata.byteCount <= metadataLimit(forInputOf: data.count),
+                "decode kept \(full.metadata.byteCount) bytes of metadata from \(data.count) bytes")
             if let info {
                 report.expect(
                     info.width == full.orientedSize.width && info.height == full.orientedSize.height,

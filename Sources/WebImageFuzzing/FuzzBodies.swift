@@ -10,13 +10,19 @@ public enum FuzzBodies {
     /// headers cannot make the fuzzer spend its time allocating.
     public static let maxPixelCount = 4_000_000
 
-    /// Full-size decoding under the fuzzing limits.
+    /// Full-size decoding under the fuzzing limits, reading every kind of metadata (so the EXIF,
+    /// ICC and XMP parsers are fuzzed too).
     static let fullOptions: ImageDecodeOptions = {
         var options = ImageDecodeOptions()
         options.maxPixelCount = maxPixelCount
         options.maxAnimationByteCount = 64 << 20
+        options.readMetadata = .all
         return options
     }()
+
+    /// The most metadata a decode may keep from `count` bytes: the bytes themselves (JPEG and
+    /// WebP copy theirs), plus 8 MB for each of the two blocks PNG may inflate.
+    static func metadataLimit(forInputOf count: Int) -> Int { count + 16 << 20 }
 
     /// Thumbnail decoding: every result must fit in 16×16.
     static let thumbnailOptions: ImageDecodeOptions = {

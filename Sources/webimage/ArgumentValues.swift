@@ -72,6 +72,30 @@ enum ChromaArgument: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
+/// `--keep-metadata`: a comma list of `exif`, `icc` and `xmp`, or `all`, or `none`.
+struct MetadataArgument: ExpressibleByArgument {
+    var kinds: ImageMetadata.Kinds
+
+    init(kinds: ImageMetadata.Kinds) { self.kinds = kinds }
+
+    init?(argument: String) {
+        var kinds: ImageMetadata.Kinds = []
+        for name in argument.lowercased().split(separator: ",", omittingEmptySubsequences: false) {
+            switch name.trimmingCharacters(in: .whitespaces) {
+            case "exif": kinds.insert(.exif)
+            case "icc": kinds.insert(.iccProfile)
+            case "xmp": kinds.insert(.xmp)
+            case "all": kinds.formUnion(.all)
+            case "none": break
+            default: return nil
+            }
+        }
+        self.kinds = kinds
+    }
+
+    var defaultValueDescription: String { "icc" }
+}
+
 /// `--mode`: how `--resize` fits the image into WxH. Any letter case is accepted.
 enum ResizeMode: String, ExpressibleByArgument, CaseIterable {
     case fill

@@ -41,6 +41,12 @@ struct ConvertCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("JPEG colour resolution: 4:2:0, 4:2:2 or 4:4:4.", valueName: "420|422|444"))
     var chroma: ChromaArgument = .yuv420
 
+    @Option(
+        help: ArgumentHelp(
+            "Metadata to carry into the output: a comma list of exif, icc and xmp, or all, or none. A kept EXIF block says the image is upright, as written.",
+            valueName: "exif,icc,xmp|all|none"))
+    var keepMetadata = MetadataArgument(kinds: [.iccProfile])
+
     @Flag(help: "Keep only the first frame of an animation.")
     var firstFrame = false
 
@@ -51,6 +57,7 @@ struct ConvertCommand: AsyncParsableCommand {
         let data = try await InputReader.read(input)
         var decodeOptions = ImageDecodeOptions()
         decodeOptions.firstFrameOnly = firstFrame
+        decodeOptions.readMetadata = keepMetadata.kinds
         let transformer = transforms.makeTransformer()
         if let thumbnail {
             decodeOptions.thumbnailPixelSize = thumbnail
@@ -72,6 +79,7 @@ struct ConvertCommand: AsyncParsableCommand {
         encodeOptions.firstFrameOnly = firstFrame
         encodeOptions.effort = effort.effort
         encodeOptions.chromaSubsampling = chroma.subsampling
+        encodeOptions.keptMetadata = keepMetadata.kinds
         let encoded = try ImageCodersManager.shared.encode(image, as: target, options: encodeOptions)
         do {
             try encoded.write(to: URL(fileURLWithPath: output), options: .atomic)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads the EXIF orientation tag (0x0112) from TIFF-structured EXIF data, in either byte order.
 ///
 /// Shared by the coders: JPEG finds the data in its APP1 segment, PNG in its `eXIf` chunk.
@@ -44,6 +46,32 @@ enum EXIFOrientation {
         }
         guard let value else { return nil }
         return ImageOrientation(rawValue: value) ?? .up
+    }
+}
+
+extension EXIFOrientation {
+    /// `tiff` with its IFD0 orientation tag rewritten to 1 (upright), in place and in the
+    /// block's byte order. A block without a usable tag is returned unchanged (it reads upright).
+    static func settingUpright(inTIFF tiff: Data) -> Data {
+        var copy = tiff
+        let position: (offset: Int, width: Int, littleEndian: Bool)? = tiff.withUnsafeBytes { raw in
+            guard let reader = TIFFReader(raw), let ifd = reader.firstIFD,
+                let entry = reader.entry(tag: 0x0112, inIFDAt: ifd)
+            else { return nil }
+            switch reader.u16(entry + 2) {
+            case 3 where reader.u16(entry + 8) != nil: return (entry + 8, 2, reader.littleEndian)
+            case 4 where reader.u32(entry + 8) != nil: return (entry + 8, 4, reader.littleEndian)
+            default: return nil
+            }
+        }
+        guard let position else { return tiff }
+        let start = copy.startIndex + position.offset
+        for index in 0..<position.width {
+            // The value 1, least significant byte first or last.
+            let isLowByte = position.littleEndian ? index == 0 : index == position.width - 1
+            copy[start + index] = isLowByte ? 1 : 0
+        }
+        return copy
     }
 }
 

@@ -33,6 +33,12 @@ public struct ImageDecodeOptions: Sendable, Equatable {
     /// `decodeEmbedThumbnail`). Default false: an embedded thumbnail is fast but may be of lower
     /// quality, and an edited photo may keep a stale one.
     public var decodeEmbeddedThumbnail = false
+    /// Which metadata blocks to keep on the image (``Image/metadata``). Default: the ICC profile
+    /// only, which says what the pixel values mean and is usually a few hundred bytes. EXIF (tens
+    /// of kilobytes when a camera embeds a thumbnail, and often the place a photo was taken) and
+    /// XMP are read only when asked for. Ours: SDWebImage keeps no metadata on its images. Not
+    /// part of any cache key: an image already in the memory cache keeps what it was decoded with.
+    public var readMetadata: ImageMetadata.Kinds = [.iccProfile]
 
     /// 100 million pixels (400 MB of RGBA): larger than any camera photo, far below what a
     /// hostile header can claim.
@@ -84,6 +90,14 @@ public struct ImageEncodeOptions: Sendable, Equatable {
     /// JPEG: write a progressive JPEG (coarse scans first, refined by later ones), which a
     /// progressive load can show early. Ours: SDWebImage has no such encode option.
     public var progressive = false
+    /// Which of the image's metadata blocks (``Image/metadata``) JPEG, PNG and WebP output
+    /// carries. Default: the ICC profile only. The pixels are not converted, so their profile
+    /// goes with them (as a `CGImage`'s colour space goes into ImageIO's output under
+    /// SDWebImage); EXIF and XMP, which may say where a photo was taken, are stripped. A kept EXIF
+    /// block says "upright" (orientation 1), because the encoders write upright pixels. Blocks a
+    /// format cannot hold are left out: JPEG's EXIF and XMP segments hold at most 65,533 bytes
+    /// each, and GIF holds none.
+    public var keptMetadata: ImageMetadata.Kinds = [.iccProfile]
     /// How hard the encoder works for a smaller file (ours: SDWebImage has no such option); see
     /// ``EncodeEffort`` for what each level does per format.
     public var effort: EncodeEffort = .balanced

@@ -23,12 +23,15 @@ public struct Image: Sendable {
     /// Whether the source has an alpha channel (not whether any pixel is transparent;
     /// see ``ImageBitmap/containsTransparency``).
     public var hasAlpha: Bool
+    /// The EXIF, ICC and XMP blocks the decoder kept (``ImageDecodeOptions/readMetadata``), which
+    /// encoders can write again (``ImageEncodeOptions/keptMetadata``). Transformers carry it over.
+    public var metadata: ImageMetadata
 
     public init(
         bitmap: ImageBitmap, scale: Double = 1, orientation: ImageOrientation = .up,
         format: ImageFormat = .undefined, animation: ImageAnimation? = nil,
         hasAlpha: Bool = true, isIncremental: Bool = false, isThumbnail: Bool = false,
-        isTransformed: Bool = false
+        isTransformed: Bool = false, metadata: ImageMetadata = ImageMetadata()
     ) {
         self.bitmap = bitmap
         self.scale = scale
@@ -39,6 +42,7 @@ public struct Image: Sendable {
         self.isIncremental = isIncremental
         self.isThumbnail = isThumbnail
         self.isTransformed = isTransformed
+        self.metadata = metadata
     }
 
     /// Width of ``bitmap`` in pixels (as stored; see ``orientation``).
@@ -56,10 +60,10 @@ public struct Image: Sendable {
     public var frameCount: Int { animation?.frameCount ?? 1 }
 
     /// Bytes of decoded pixels this value actually holds: the poster bitmap plus any animation
-    /// frames that are decoded and kept (frames shared with the poster are counted once).
-    /// This is the cost a memory cache should charge.
+    /// frames that are decoded and kept (frames shared with the poster are counted once), plus
+    /// the ``metadata`` blocks. This is the cost a memory cache should charge.
     public var memoryCost: Int {
-        guard let animation else { return bitmap.byteCount }
-        return max(bitmap.byteCount, animation.heldByteCount)
+        let pixels = animation.map { max(bitmap.byteCount, $0.heldByteCount) } ?? bitmap.byteCount
+        return pixels + metadata.byteCount
     }
 }

@@ -46,8 +46,8 @@ enum TransformSupport {
 
 extension Image {
     /// This image with `source`'s metadata (SDWebImage's `SDImageCopyAssociatedObject`): format,
-    /// scale, loop count (when both animate), incremental and thumbnail flags, and marked
-    /// transformed. Pixels, orientation and alpha stay: a transformer that turned the pixels
+    /// scale, loop count (when both animate), incremental and thumbnail flags, the EXIF, ICC
+    /// and XMP blocks (``Image/metadata``), and marked transformed. Pixels, orientation and alpha stay: a transformer that turned the pixels
     /// upright says so in its result's orientation.
     func copyingMetadata(from source: Image) -> Image {
         var copy = self
@@ -57,6 +57,7 @@ extension Image {
         copy.isIncremental = source.isIncremental
         copy.isThumbnail = source.isThumbnail
         copy.isTransformed = true
+        copy.metadata = source.metadata
         return copy
     }
 }

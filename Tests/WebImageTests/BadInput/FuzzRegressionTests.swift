@@ -27,19 +27,18 @@ struct FuzzRegressionTests {
     /// The seeds `scripts/fuzz` starts `target` from: the target's fixtures (every image fixture
     /// for `format`) and `Fuzz/corpus/<target>/`.
     static func seeds(for target: String) -> [URL] {
-        let fixtures: (folder: String, extensions: Set<String>)? =
+        let fixtures: (folders: [String], extensions: Set<String>)? =
             switch target {
-            case "format": ("", ["jpg", "png", "gif", "webp", "bin"])
-            case "jpeg": ("jpeg", ["jpg"])
-            case "png": ("png", ["png", "bin"])
-            case "gif": ("gif", ["gif"])
-            case "webp": ("webp", ["webp"])
+            case "format": ([""], ["jpg", "png", "gif", "webp", "bin"])
+            case "jpeg": (["jpeg", "metadata"], ["jpg"])
+            case "png": (["png", "metadata"], ["png", "bin"])
+            case "gif": (["gif"], ["gif"])
+            case "webp": (["webp", "metadata"], ["webp"])
             default: nil
             }
         var urls: [URL] = []
-        if let fixtures {
-            let folder = Fixtures.directory.appendingPathComponent(fixtures.folder)
-            urls += files(under: folder, extensions: fixtures.extensions)
+        for folder in fixtures?.folders ?? [] {
+            urls += files(under: Fixtures.directory.appendingPathComponent(folder), extensions: fixtures?.extensions)
         }
         let corpus = packageRoot.appendingPathComponent("Fuzz/corpus/\(target)")
         urls += files(under: corpus)

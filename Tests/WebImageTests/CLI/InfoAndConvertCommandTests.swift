@@ -126,6 +126,26 @@ struct InfoAndConvertCommandTests {
         #expect(sizes[1] < sizes[0], "\(sizes)")
     }
 
+    @Test("convert --keep-metadata chooses the blocks written; ICC alone by default")
+    func keepMetadata() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = Fixtures.directory.appendingPathComponent("metadata/photo.jpg").path
+        let cases: [([String], ImageMetadata.Kinds)] = [
+            ([], [.iccProfile]), (["--keep-metadata", "none"], []), (["--keep-metadata", "exif,XMP"], [.exif, .xmp]),
+            (["--keep-metadata", "all"], .all),
+        ]
+        for (index, (flags, expected)) in cases.enumerated() {
+            let output = directory.appendingPathComponent("\(index).webp")
+            let result = try await CommandRunner.runOffPool(["convert", source, output.path] + flags)
+            try #require(result.status == 0, "\(flags): \(result.standardError)")
+            let written = try MetadataTests.decode(Data(contentsOf: output), reading: .all).metadata
+            #expect((written.exif != nil) == expected.contains(.exif), "\(flags)")
+            #expect((written.iccProfile != nil) == expected.contains(.iccProfile), "\(flags)")
+            #expect((written.xmp != nil) == expected.contains(.xmp), "\(flags)")
+        }
+    }
+
     @Test(
         "Failures exit non-zero with one 'error:' line",
         arguments: [
@@ -138,6 +158,7 @@ struct InfoAndConvertCommandTests {
             ["convert", "in.png", "out.png", "--resize", "10x10"],
             ["convert", "in.png", "out.png", "--effort", "maximum"],
             ["convert", "in.png", "out.jpg", "--chroma", "411"],
+            ["convert", "in.png", "out.jpg", "--keep-metadata", "gps"],
             ["info", "http://127.0.0.1:9/x.png"],
             ["info", "data:,not an image"],
             ["info", "data:image/png;base64,@@"],

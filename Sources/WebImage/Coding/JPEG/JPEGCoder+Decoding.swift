@@ -66,10 +66,15 @@ extension JPEGCoder {
         try requireStartOfImage(bytes)
         let layout = JPEGMarkers.layout(of: bytes, throughScans: false)
         let orientation = given ?? layout.orientation
+        // A partial image is shown, never encoded; an embedded thumbnail takes its image's blocks.
+        let metadata =
+            given == nil && !partial
+            ? JPEGMetadata.read(options.readMetadata, from: layout, in: bytes) : ImageMetadata()
         if given == nil, !partial, let app1 = layout.exifPayload,
-            let thumbnail = JPEGEmbeddedThumbnail.decode(
+            var thumbnail = JPEGEmbeddedThumbnail.decode(
                 in: app1, of: bytes, orientation: orientation, options: options)
         {
+            thumbnail.metadata = metadata
             return thumbnail
         }
         let (decoded, plan, validRows) = try JPEGShim.withDecoder(bytes) {
@@ -100,7 +105,7 @@ extension JPEGCoder {
         return Image(
             bitmap: bitmap, scale: max(1, options.scaleFactor), orientation: shownOrientation,
             format: .jpeg, hasAlpha: validRows < plan.decodedSize.height, isIncremental: partial,
-            isThumbnail: plan.target != nil)
+            isThumbnail: plan.target != nil, metadata: metadata)
     }
 }
 

@@ -14,8 +14,9 @@ extension JPEGCoder {
     /// with transparency composited onto ``ImageEncodeOptions/backgroundColor``. With
     /// ``ImageEncodeOptions/maxFileSize`` the quality is binary-searched for the largest output
     /// that fits (the smallest output when none fits). ``ImageEncodeOptions/progressive`` writes a
-    /// progressive JPEG, ``ImageEncodeOptions/chromaSubsampling`` sets the colour resolution, and
-    /// ``EncodeEffort/smallest`` optimizes the Huffman tables.
+    /// progressive JPEG, ``ImageEncodeOptions/chromaSubsampling`` sets the colour resolution,
+    /// ``EncodeEffort/smallest`` optimizes the Huffman tables, and the blocks of
+    /// ``ImageEncodeOptions/keptMetadata`` go into APP1 (EXIF, XMP) and APP2 (ICC) segments.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError)
         -> Data
     {
@@ -25,11 +26,13 @@ extension JPEGCoder {
             throw .encodingFailed(
                 "\(bitmap.width)x\(bitmap.height) exceeds JPEG's limit of \(Self.maxDimension) pixels a side")
         }
+        let metadata = image.metadata.forEncoding(options.keptMetadata)
         return try bitmap.pixels.withUnsafeBufferPointer { rgba throws(WebImageError) in
             let encode = { (quality: Int) throws(WebImageError) in
-                try JPEGShim.encode(
+                let jpeg = try JPEGShim.encode(
                     rgba: rgba, size: bitmap.size, quality: quality, progressive: options.progressive,
                     subsampling: options.chromaSubsampling, optimizeCoding: options.effort == .smallest)
+                return metadata.isEmpty ? jpeg : JPEGMetadata.inserting(metadata, into: jpeg)
             }
             guard let maxFileSize = options.maxFileSize else {
                 return try encode(Self.libjpegQuality(for: options.compressionQuality))

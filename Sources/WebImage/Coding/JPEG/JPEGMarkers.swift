@@ -6,6 +6,10 @@ struct JPEGMarkerLayout: Equatable {
     /// Where that APP1 segment's payload lies in the data (an embedded thumbnail is looked for
     /// there only when a decode asks for one).
     var exifPayload: Range<Int>?
+    /// The first APP1 XMP segment's payload, after its namespace signature.
+    var xmpPacket: Range<Int>?
+    /// The APP2 `ICC_PROFILE` segments, in file order (a profile may span several).
+    var iccChunks: [JPEGICCChunk] = []
     /// A progressive frame header (SOF2, SOF6, SOF10, SOF14) was seen.
     var isProgressive = false
     /// The header up to the first scan is complete (an SOS segment was read whole).
@@ -54,14 +58,19 @@ enum JPEGMarkers {
             let payload = UnsafeRawBufferPointer(rebasing: bytes[payloadRange])
             i += length
             switch marker {
-            case 0xE1 where !sawOrientation:
-                if let orientation = EXIFOrientation.read(fromApp1: payload) {
+            case 0xE1:
+                if !sawOrientation, let orientation = EXIFOrientation.read(fromApp1: payload) {
                     layout.orientation = orientation
                     sawOrientation = true
                 }
                 if layout.exifPayload == nil, EXIFOrientation.tiff(inApp1: payload) != nil {
                     layout.exifPayload = payloadRange
+                } else if layout.xmpPacket == nil, payload.starts(with: JPEGMetadata.xmpSignature) {
+                    layout.xmpPacket =
+                        (payloadRange.lowerBound + JPEGMetadata.xmpSignature.count)..<payloadRange.upperBound
                 }
+            case 0xE2:
+                if let chunk = JPEGICCChunk(payload, at: payloadRange.lowerBound) { layout.iccChunks.append(chunk) }
             case 0xC2, 0xC6, 0xCA, 0xCE:
                 layout.isProgressive = true
             case 0xDA:

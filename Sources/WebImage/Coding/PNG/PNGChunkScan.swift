@@ -1,8 +1,8 @@
 /// A bounds-checked walk over a PNG's chunk headers, without CRC checks or decompression.
 ///
 /// libpng does the real parsing; this finds what libpng's header read does not give cheaply:
-/// the IHDR size even when libpng refuses it, the number of IDAT bytes present, and an `eXIf`
-/// payload wherever it sits.
+/// the IHDR size even when libpng refuses it, the number of IDAT bytes present, and the
+/// metadata chunks (`eXIf` wherever it sits, `iCCP`, XMP's `iTXt`), which libpng is told to skip.
 package struct PNGChunkScan {
     /// The IHDR width and height, if the first chunk is a complete IHDR with a correct CRC and
     /// sides within PNG's 2³¹ − 1.
@@ -11,6 +11,10 @@ package struct PNGChunkScan {
     var idatByteCount = 0
     /// The first `eXIf` chunk's data.
     var exif: [UInt8]?
+    /// Where the first complete `iCCP` chunk's data lies (profile name, method, deflated profile).
+    var iccProfileChunk: Range<Int>?
+    /// Where the first complete `iTXt` chunk with XMP's keyword lies.
+    var xmpChunk: Range<Int>?
 
     /// PNG's eight-byte signature.
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -40,6 +44,13 @@ package struct PNGChunkScan {
                 idatByteCount += available
             } else if type == Self.exifType, exif == nil, available == length {
                 exif = Array(bytes[dataStart..<(dataStart + length)])
+            } else if type == Self.iccp, iccProfileChunk == nil, available == length {
+                iccProfileChunk = dataStart..<(dataStart + length)
+            } else if type == Self.itxt, xmpChunk == nil, available == length,
+                UnsafeRawBufferPointer(rebasing: bytes[dataStart..<(dataStart + length)])
+                    .starts(with: PNGMetadata.xmpKeyword)
+            {
+                xmpChunk = dataStart..<(dataStart + length)
             } else if type == Self.iend {
                 break
             }
@@ -53,6 +64,8 @@ package struct PNGChunkScan {
     private static let idat: UInt32 = 0x4944_4154
     private static let iend: UInt32 = 0x4945_4E44
     private static let exifType: UInt32 = 0x6558_4966
+    private static let iccp: UInt32 = 0x6943_4350
+    private static let itxt: UInt32 = 0x6954_5874
 
     /// CRC-32 (ISO 3309, as PNG uses), bitwise: the decoder only runs it over the 17 bytes of
     /// IHDR; the fuzz bodies and tests use it to write valid chunks.

@@ -10,7 +10,8 @@ extension PNGCoder {
     /// The result is RGBA, or RGB when the image has no alpha channel and every pixel is opaque;
     /// or, when the image has at most 256 colours and that is smaller, a palette of them (with
     /// their alphas). Alpha stays straight, so decoding an 8-bit RGBA PNG and encoding it again is
-    /// bit-exact, including the colour of fully transparent pixels.
+    /// bit-exact, including the colour of fully transparent pixels. The blocks of
+    /// ``ImageEncodeOptions/keptMetadata`` follow IHDR as `iCCP`, `eXIf` and an XMP `iTXt` chunk.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError)
         -> Data
     {
@@ -46,7 +47,9 @@ extension PNGCoder {
             let balanced = try encodeTruecolor(6)
             if balanced.count < truecolor.count { truecolor = balanced }
         }
-        guard let indexed = PNGPalette(bitmap) else { return truecolor }
+        let metadata = image.metadata.forEncoding(options.keptMetadata)
+        let withMetadata = { (png: Data) in metadata.isEmpty ? png : PNGMetadata.inserting(metadata, into: png) }
+        guard let indexed = PNGPalette(bitmap) else { return withMetadata(truecolor) }
         let paletted = try Self.encoded { output, length, message, capacity in
             indexed.indices.withUnsafeBufferPointer { indices in
                 indexed.entries.withUnsafeBufferPointer { entries in
@@ -56,7 +59,7 @@ extension PNGCoder {
                 }
             }
         }
-        return paletted.count < truecolor.count ? paletted : truecolor
+        return withMetadata(paletted.count < truecolor.count ? paletted : truecolor)
     }
 
     /// Runs one of the shim's encoders and takes its buffer over.

@@ -6,8 +6,9 @@ import Foundation
 /// Decoding gives RGBA8 with straight alpha for every colour type and bit depth: palettes and
 /// low bit depths are expanded, a tRNS chunk becomes alpha, gray is copied to RGB, and 16-bit
 /// samples keep their high byte (as Pillow does). **No gamma correction is applied**: the pixels
-/// are the stored sample values, so `gAMA`, `cHRM`, `sRGB` and `iCCP` are ignored. The EXIF
-/// orientation of an `eXIf` chunk is honoured. An APNG decodes as its default (first) image.
+/// are the stored sample values, so `gAMA`, `cHRM` and `sRGB` are ignored, and an `iCCP` profile
+/// is kept in ``Image/metadata`` rather than applied. The EXIF orientation of an `eXIf` chunk is
+/// honoured. An APNG decodes as its default (first) image.
 ///
 /// Truncated or corrupt data, a bad CRC on a critical chunk and too little image data are
 /// errors (``WebImageError/badImageData(_:underlying:)``), never a partial image.
@@ -25,7 +26,7 @@ public struct PNGCoder: ImageCoding {
     /// Size, alpha (alpha channel or tRNS) and `eXIf` orientation; `frameCount` is always 1.
     /// No pixel limit applies: nothing is allocated for the pixels.
     public func imageInfo(for data: Data) throws(WebImageError) -> ImageInfo {
-        try withReader(data, options: nil) { _, header, orientation in
+        try withReader(data, options: nil) { _, header, orientation, _ in
             let swaps = orientation.swapsDimensions
             return ImageInfo(
                 format: .png, width: swaps ? header.height : header.width,
@@ -37,14 +38,14 @@ public struct PNGCoder: ImageCoding {
     /// Decodes at full size, then resamples to the thumbnail size or byte limit if one applies
     /// (``Image/isThumbnail``), then turns the pixels upright unless the options keep them.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
-        var (bitmap, header, orientation) = try withReader(data, options: options) {
-            reader, header, orientation throws(WebImageError) in
+        var (bitmap, header, orientation, metadata) = try withReader(data, options: options) {
+            reader, header, orientation, metadata throws(WebImageError) in
             let bitmap = try ImageBitmap(width: header.width, height: header.height) { buffer throws(WebImageError) in
                 if cwi_png_reader_decode_rgba(reader, buffer.baseAddress, buffer.count) != 0 {
                     throw Self.readerError(reader)
                 }
             }
-            return (bitmap, header, orientation)
+            return (bitmap, header, orientation, metadata)
         }
         let target = DecodeGeometry.targetSize(
             storedSize: bitmap.size, orientation: orientation, frameCount: 1, options: options)
@@ -58,14 +59,15 @@ public struct PNGCoder: ImageCoding {
         return Image(
             bitmap: bitmap, scale: options.scaleFactor >= 1 ? options.scaleFactor : 1,
             orientation: orientation, format: .png, hasAlpha: header.hasAlpha,
-            isThumbnail: target != nil)
+            isThumbnail: target != nil, metadata: metadata)
     }
 
     /// Opens `data` and reads the header. With decode `options`, enforces their pixel limit and a
-    /// plausible amount of image data. Then hands the reader (positioned at the first IDAT) to `body`.
+    /// plausible amount of image data. Then hands the reader (positioned at the first IDAT) to
+    /// `body`, with the metadata blocks the options ask for.
     private func withReader<T>(
         _ data: Data, options: ImageDecodeOptions?,
-        _ body: (OpaquePointer, PNGHeader, ImageOrientation) throws(WebImageError) -> T
+        _ body: (OpaquePointer, PNGHeader, ImageOrientation, ImageMetadata) throws(WebImageError) -> T
     ) throws(WebImageError) -> T {
         guard !data.isEmpty else { throw .badImageData("the data is empty") }
         guard canDecode(data) else { throw .badImageData("the data is not a PNG (bad signature)") }
@@ -96,7 +98,8 @@ public struct PNGCoder: ImageCoding {
                 )
             }
             let orientation = scan.exif.flatMap(EXIFOrientation.read(fromExifBlock:)) ?? .up
-            return try body(reader, header, orientation)
+            let metadata = options.map { PNGMetadata.read($0.readMetadata, from: scan, in: raw) } ?? ImageMetadata()
+            return try body(reader, header, orientation, metadata)
         }
     }
 

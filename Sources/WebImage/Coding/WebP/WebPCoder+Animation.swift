@@ -11,11 +11,13 @@ extension WebPCoder {
             storedSize: canvas, orientation: .up, frameCount: container.frameCount, options: options)
         let out = target ?? canvas
         let decoder = try WebPAnimationDecoder(data: data, outputSize: target)
+        let metadata = data.withUnsafeBytes { WebPMetadata.read(options.readMetadata, in: $0) }
 
         if options.firstFrameOnly {
             let bitmap = try decoder.frame(at: 0)
             return Image(
-                bitmap: bitmap, scale: scale, format: .webp, hasAlpha: container.hasAlpha, isThumbnail: target != nil)
+                bitmap: bitmap, scale: scale, format: .webp, hasAlpha: container.hasAlpha, isThumbnail: target != nil,
+                metadata: metadata)
         }
 
         let (frameBytes, overflow) = out.pixelCount.multipliedReportingOverflow(by: 4)
@@ -38,6 +40,6 @@ extension WebPCoder {
         }
         return Image(
             bitmap: poster, scale: scale, format: .webp, animation: animation, hasAlpha: container.hasAlpha,
-            isThumbnail: target != nil)
+            isThumbnail: target != nil, metadata: metadata)
     }
 }

@@ -5,22 +5,33 @@ extension WebPCoder {
     /// Encodes `image` as WebP: lossy at `compressionQuality × 100` (or the best quality within
     /// `maxFileSize`), or lossless with the RGB under transparent pixels kept (`options.lossless`).
     /// The upright pixels are encoded, scaled down to fit `maxPixelSize`. Animations keep their
-    /// frames, durations and loop count unless `firstFrameOnly`.
+    /// frames, durations and loop count unless `firstFrameOnly`. The blocks of
+    /// ``ImageEncodeOptions/keptMetadata`` go into `ICCP`, `EXIF` and `XMP ` chunks.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError)
         -> Data
     {
         guard format == .webp else { throw .unsupportedFormat(format) }
+        let metadata = image.metadata.forEncoding(options.keptMetadata)
+        let withMetadata = { (webp: Data) throws(WebImageError) in
+            metadata.isEmpty ? webp : try WebPMetadata.inserting(metadata, into: webp)
+        }
         if let animation = image.animation, animation.frameCount > 1, !options.firstFrameOnly {
-            return try encodeAnimation(animation, orientation: image.orientation, options: options)
+            return try withMetadata(encodeAnimation(animation, orientation: image.orientation, options: options))
         }
         let bitmap = try Self.prepare(image.bitmap, orientation: image.orientation, options: options)
         let method = Self.stillMethod(options.effort)
-        if options.lossless { return try Self.encodeStill(bitmap, quality: 75, lossless: true, method: method) }
+        if options.lossless {
+            return try withMetadata(Self.encodeStill(bitmap, quality: 75, lossless: true, method: method))
+        }
         let quality = Self.quality(options.compressionQuality)
         let first = try Self.encodeStill(bitmap, quality: quality, lossless: false, method: method)
-        guard let limit = options.maxFileSize, first.count > limit else { return first }
-        return try Self.searchQuality(
-            bitmap, below: Int(quality.rounded(.down)), limit: limit, smallest: first, method: method)
+        let firstWithMetadata = try withMetadata(first)
+        guard let limit = options.maxFileSize, firstWithMetadata.count > limit else { return firstWithMetadata }
+        // The chunks add the same bytes to every candidate: search for what leaves room for them.
+        let overhead = firstWithMetadata.count - first.count
+        return try withMetadata(
+            Self.searchQuality(
+                bitmap, below: Int(quality.rounded(.down)), limit: limit - overhead, smallest: first, method: method))
     }
 
     /// libwebp's `method` (0 fastest … 6 smallest) for a still image (see ``EncodeEffort``).

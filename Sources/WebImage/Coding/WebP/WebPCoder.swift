@@ -43,8 +43,10 @@ public struct WebPCoder: ProgressiveImageCoding, AnimatedImageCoding {
             let bitmap = try data.withUnsafeBytesTyped { bytes throws(WebImageError) in
                 try Self.decodeStill(bytes, size: canvas, outputSize: target)
             }
+            let metadata = data.withUnsafeBytes { WebPMetadata.read(options.readMetadata, in: $0) }
             return Image(
-                bitmap: bitmap, scale: scale, format: .webp, hasAlpha: hasAlpha, isThumbnail: target != nil)
+                bitmap: bitmap, scale: scale, format: .webp, hasAlpha: hasAlpha, isThumbnail: target != nil,
+                metadata: metadata)
         }
         return try decodeAnimation(data, canvas: canvas, scale: scale, options: options)
     }

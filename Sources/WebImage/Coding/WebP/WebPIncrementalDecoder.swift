@@ -79,9 +79,12 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
             let bitmap = ImageBitmap(width: outputSize.width, height: outputSize.height) { buffer in
                 _ = buffer.initialize(fromContentsOf: pixels)
             }
+            // Metadata chunks may follow the image data: read them once the file is whole.
+            let metadata =
+                isFinal ? latest.withUnsafeBytes { WebPMetadata.read(options.readMetadata, in: $0) } : .init()
             return Image(
                 bitmap: bitmap, scale: scale, format: .webp, hasAlpha: hasAlpha, isIncremental: !isFinal,
-                isThumbnail: isThumbnail)
+                isThumbnail: isThumbnail, metadata: metadata)
         }
         if isFinal {
             throw .badImageData("the WebP download ended before the image was complete")
