@@ -8,6 +8,7 @@ let package = Package(
     name: "swift-web-image",
     products: [
         .library(name: "WebImage", targets: ["WebImage"]),
+        .library(name: "WebImageServer", targets: ["WebImageServer"]),
         .executable(name: "webimage", targets: ["webimage"]),
     ] + fuzzTargets.map { .executable(name: $0, targets: [$0]) },
     dependencies: [
@@ -19,6 +20,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // The image service (`webimage serve`); no traits: it needs neither swift-configuration
+        // nor the Foundation extras.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         // `swift package generate-documentation --target WebImage` builds the DocC catalog.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -59,11 +63,24 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]),
+        // imgproxy's URL API over the library: parsing, signatures, processing, negotiation.
+        .target(
+            name: "WebImageServer",
+            dependencies: [
+                "WebImage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "webimage",
             dependencies: [
-                "WebImage", "WebImageTestOrigin",
+                "WebImage", "WebImageServer", "WebImageTestOrigin",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
@@ -96,7 +113,8 @@ let package = Package(
         .testTarget(
             name: "WebImageTests",
             dependencies: [
-                "WebImage", "WebImageTestOrigin", "WebImageFuzzing",
+                "WebImage", "WebImageServer", "WebImageTestOrigin", "WebImageFuzzing",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],

@@ -13,10 +13,35 @@ import Foundation
 ///
 /// Not a `DateFormatter`: one is not `Sendable`, and building one per call costs far more than
 /// this scan, once or twice per response that carries `Expires`.
-enum HTTPDate {
-    static func parse(_ text: String) -> Date? {
+package enum HTTPDate {
+    package static func parse(_ text: String) -> Date? {
         var text = text
         return text.withUTF8 { Fields(reading: $0) }.date
+    }
+
+    /// `date` in the IMF-fixdate form (`Sun, 06 Nov 1994 08:49:37 GMT`), whole seconds.
+    package static func format(_ date: Date) -> String {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        // Howard Hinnant's civil-from-days.
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let weekday = ((days % 7) + 11) % 7  // 1970-01-01 was a Thursday (index 4)
+        let names = (
+            ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"],
+            ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        )
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(names.0[weekday]), \(two(day)) \(names.1[month - 1]) \(year) "
+            + "\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60)) GMT"
     }
 
     /// The parts of a date, filled from the first token that reads as each.

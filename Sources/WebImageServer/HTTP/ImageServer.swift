@@ -1,0 +1,56 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The HTTP front of an ``ImageService`` on Hummingbird: `GET /health`, and every other `GET`
+/// path as an imgproxy-style image URL.
+public struct ImageServerResponder: HTTPResponder {
+    public typealias Context = BasicRequestContext
+    public let service: ImageService
+
+    public init(service: ImageService) {
+        self.service = service
+    }
+
+    public func respond(to request: Request, context: Context) async throws -> Response {
+        guard request.method == .get || request.method == .head else {
+            return Response(
+                status: .methodNotAllowed, headers: [.allow: "GET, HEAD", .contentType: "text/plain; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: "only GET and HEAD are served\n")))
+        }
+        let path = request.uri.path
+        if path == "/health" {
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-cache"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: "OK\n")))
+        }
+        let answer = await service.respond(
+            to: ServiceRequest(
+                path: path, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
+                ifModifiedSince: request.headers[.ifModifiedSince]))
+        var headers = HTTPFields()
+        for (name, value) in answer.headers {
+            if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
+        }
+        let body = request.method == .head ? ByteBuffer() : ByteBuffer(bytes: answer.body)
+        headers[.contentLength] = String(answer.body.count)
+        return Response(
+            status: HTTPResponse.Status(code: answer.status), headers: headers,
+            body: ResponseBody(byteBuffer: body))
+    }
+}
+
+/// Builds the Hummingbird application that serves an ``ImageService``.
+public enum ImageServer {
+    /// An application listening on `host`:`port` (loopback by default).
+    public static func application(
+        service: ImageService, host: String = "127.0.0.1", port: Int = 8080, logger: Logger? = nil
+    ) -> some ApplicationProtocol {
+        Application(
+            responder: ImageServerResponder(service: service),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "webimage"),
+            logger: logger)
+    }
+}

@@ -1,0 +1,100 @@
+import Crypto
+import Foundation
+import Logging
+import WebImage
+
+/// The image service behind `webimage serve`: answers imgproxy-style URLs with processed
+/// images, independent of the HTTP server in front of it.
+///
+/// A request flows: path → signature → options → result cache (memory, then disk) → (one run per
+/// result key, shared by identical concurrent requests: source cache or download → decode at the
+/// size the processing needs → process → encode → store) → conditional response.
+public final class ImageService: Sendable {
+    public let configuration: ServiceConfiguration
+    let sources: SourceStore
+    let results: ResultStore
+    /// Recent results, before the disk.
+    let memory: ResultMemoryCache
+    /// Processing runs under way, by result key: identical concurrent requests share one.
+    let runs = InFlightTable<String, ProcessedResult, Never>()
+    let logger: Logger
+
+    /// A service with its own downloader (limited to the configuration's source size) and, with
+    /// a cache directory, a disk cache for sources and results.
+    public init(configuration: ServiceConfiguration, logger: Logger = Logger(label: "webimage.serve"))
+        throws(WebImageError)
+    {
+        self.configuration = configuration
+        self.logger = logger
+        let disk = try configuration.cacheDirectory.map { directory throws(WebImageError) in
+            try DiskCache(directory: directory)
+        }
+        var downloaderConfig = ImageDownloaderConfig()
+        downloaderConfig.maxResponseSize = configuration.maxSourceBytes
+        sources = SourceStore(downloader: ImageDownloader(config: downloaderConfig), disk: disk)
+        results = ResultStore(disk: disk)
+        memory = ResultMemoryCache(limit: configuration.memoryCacheBytes)
+    }
+
+    /// The response to `request`; every failure is an error response, never a thrown error.
+    public func respond(to request: ServiceRequest) async -> ServiceResponse {
+        do {
+            return try await handle(request)
+        } catch {
+            if error.status >= 500 { logger.warning("\(request.path): \(error.message)") }
+            return .failure(error)
+        }
+    }
+
+    private func handle(_ request: ServiceRequest) async throws(ServiceError) -> ServiceResponse {
+        let path = try ProcessingPath(request.path)
+        try configuration.signer.verify(path.signature, for: path.signedPath)
+        var options = try ProcessingOptions(segments: path.optionSegments)
+        if let ext = path.formatExtension, !ext.isEmpty {
+            options.format = try OptionArguments(name: "extension", values: [ext]).format(ext)
+        }
+        if let expires = options.expires, expires > 0, expires < Int(Date().timeIntervalSince1970) {
+            throw .notFound("the URL expired")
+        }
+        let source = try SourcePolicy(configuration: configuration).url(for: path.source)
+        let negotiates = options.format == nil && configuration.automaticFormat
+        let chosen = negotiates ? OutputFormats.preferred(accept: request.accept) : options.format
+        let key = ResultKey.make(options: options, format: chosen, source: source)
+        let result: ProcessedResult
+        if let recent = memory.result(forKey: key) {
+            result = recent
+        } else if let stored = await results.result(forKey: key) {
+            memory.store(stored, forKey: key)
+            result = stored
+        } else {
+            result = try await process(key: key, source: source, options: options, format: chosen)
+        }
+        return result.response(
+            to: request, options: options, varies: negotiates, timeToLive: configuration.timeToLive)
+    }
+
+    /// One shared run for `key`: its result, or the error every waiting request gets.
+    private func process(key: String, source: URL, options: ProcessingOptions, format: ImageFormat?)
+        async throws(ServiceError) -> ProcessedResult
+    {
+        let result: ProcessedResult
+        do {
+            result = try await runs.value(for: key) { [self] _ throws(WebImageError) in
+                do throws(ServiceError) {
+                    let data = try await sources.data(for: source)
+                    let produced = try ResultProducer(configuration: configuration, options: options)
+                        .produce(from: data, format: format)
+                    memory.store(produced, forKey: key)
+                    results.store(produced, forKey: key)
+                    return produced
+                } catch {
+                    return ProcessedResult(failure: error)
+                }
+            }
+        } catch {
+            throw ServiceErrorMapping.map(error)
+        }
+        if let failure = result.failure { throw failure }
+        return result
+    }
+}

@@ -1,0 +1,81 @@
+import Crypto
+import Foundation
+import WebImage
+
+/// One processed image ready to send, or the error its run ended in.
+struct ProcessedResult: Sendable {
+    var data: Data
+    var contentType: String
+    /// A strong validator: a digest of the bytes, so the same result always has the same ETag.
+    var etag: String
+    /// When the result was made (its `Last-Modified`).
+    var created: Date
+    var failure: ServiceError?
+
+    init(data: Data, contentType: String, etag: String? = nil, created: Date = Date()) {
+        self.data = data
+        self.contentType = contentType
+        self.etag = etag ?? Self.etag(of: data)
+        self.created = Date(timeIntervalSince1970: created.timeIntervalSince1970.rounded(.down))
+    }
+
+    init(failure: ServiceError) {
+        self.init(data: Data(), contentType: "", etag: "")
+        self.failure = failure
+    }
+
+    static func etag(of data: Data) -> String {
+        let digest = SHA256.hash(data: data)
+        return "\"" + digest.prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+    }
+
+    /// The response: 304 when the request's validators match, else the bytes, with the caching,
+    /// `Vary` and `Content-Disposition` headers the options call for.
+    func response(to request: ServiceRequest, options: ProcessingOptions, varies: Bool, timeToLive: Int)
+        -> ServiceResponse
+    {
+        var headers: [(name: String, value: String)] = [
+            ("Cache-Control", "public, max-age=\(timeToLive)"),
+            ("ETag", etag),
+            ("Last-Modified", HTTPDate.format(created)),
+        ]
+        if varies { headers.append(("Vary", "Accept")) }
+        if isNotModified(request) { return ServiceResponse(status: 304, headers: headers, body: Data()) }
+        headers.insert(("Content-Type", contentType), at: 0)
+        headers.append(("Content-Disposition", disposition(options)))
+        return ServiceResponse(status: 200, headers: headers, body: data)
+    }
+
+    /// RFC 9110 §13.1: `If-None-Match` decides when present; otherwise `If-Modified-Since`.
+    private func isNotModified(_ request: ServiceRequest) -> Bool {
+        if let tags = request.ifNoneMatch {
+            return tags.split(separator: ",").contains {
+                let tag = $0.trimmingCharacters(in: .whitespaces)
+                return tag == "*" || tag == etag || tag == "W/" + etag
+            }
+        }
+        if let since = request.ifModifiedSince.flatMap(HTTPDate.parse) { return created <= since }
+        return false
+    }
+
+    private func disposition(_ options: ProcessingOptions) -> String {
+        let kind = options.returnAttachment ? "attachment" : "inline"
+        let format = ImageFormat(mimeType: contentType)
+        let ext = format.fileExtension ?? "bin"
+        let base = options.filename ?? "image"
+        let name = base.hasSuffix("." + ext) ? base : base + "." + ext
+        let safe = name.unicodeScalars.map {
+            $0.isASCII && $0 != "\"" && $0 != "\\" && $0.value >= 0x20 ? String($0) : "_"
+        }
+        .joined()
+        return "\(kind); filename=\"\(safe)\""
+    }
+}
+
+/// The cache key of a result: the canonical options, the output format (or how it will be
+/// chosen), and the source.
+enum ResultKey {
+    static func make(options: ProcessingOptions, format: ImageFormat?, source: URL) -> String {
+        "result:\(options.canonicalString)|\(format?.name ?? "source")|\(source.absoluteString)"
+    }
+}

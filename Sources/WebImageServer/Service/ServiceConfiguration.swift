@@ -1,0 +1,35 @@
+import Foundation
+import WebImage
+
+/// How an ``ImageService`` behaves: signing, sources, quality defaults, caching and limits.
+public struct ServiceConfiguration: Sendable {
+    /// The key/salt pairs URLs are signed with; none turns signing off.
+    public var signer = URLSigner()
+    /// When not empty, only sources starting with one of these prefixes are fetched (403 otherwise).
+    public var allowedSourcePrefixes: [String] = []
+    /// Quality for lossy output when the URL gives none (imgproxy's `IMGPROXY_QUALITY`).
+    public var defaultQuality = 80
+    /// Per-format defaults that win over ``defaultQuality`` (imgproxy: WebP 79, AVIF 63).
+    public var formatQualities: [ImageFormat: Int] = [.webp: 79, .avif: 63]
+    /// Pick AVIF or WebP from `Accept` when the URL names no format.
+    public var automaticFormat = true
+    /// `Cache-Control: max-age` of successful responses, in seconds (a year by default).
+    public var timeToLive = 31_536_000
+    /// Refuse sources larger than this many bytes.
+    public var maxSourceBytes = 64 << 20
+    /// Refuse sources with more pixels than this per frame, before decoding them.
+    public var maxSourcePixels = 50_000_000
+    /// Bytes of decoded animation frames one request may hold.
+    public var maxAnimationBytes = 256 << 20
+    /// Bytes of recent results kept in memory (a result above a quarter of it is not kept).
+    public var memoryCacheBytes = 256 << 20
+    /// Where sources and results are cached; nil keeps nothing on disk.
+    public var cacheDirectory: URL?
+
+    public init() {}
+
+    /// The quality for `format` when the URL gives none.
+    func quality(for format: ImageFormat) -> Int {
+        formatQualities[format] ?? defaultQuality
+    }
+}

@@ -1,0 +1,135 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import WebImage
+import WebImageServer
+
+/// `webimage serve`: the image service, speaking imgproxy's URL API.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve resized and converted images at imgproxy-style URLs.",
+        discussion: """
+            GET /{signature}/{options}/plain/{percent-encoded source}[@{ext}] or \
+            /{signature}/{options}/{base64url source}[.{ext}]; GET /health. Every option can also be set \
+            by an environment variable: WEBIMAGE_HOST, WEBIMAGE_PORT, WEBIMAGE_CACHE_DIR, WEBIMAGE_KEY, \
+            WEBIMAGE_SALT, WEBIMAGE_ALLOWED_SOURCES (comma-separated), WEBIMAGE_MAX_SOURCE_BYTES, \
+            WEBIMAGE_MAX_SOURCE_PIXELS, WEBIMAGE_TTL, WEBIMAGE_QUALITY, WEBIMAGE_NO_AUTO_FORMAT (1 or true). \
+            A flag wins over its variable. SIGTERM or SIGINT stops accepting, finishes the requests in \
+            flight and exits 0.
+            """)
+
+    @Option(help: "The address to listen on (default 127.0.0.1).")
+    var host: String?
+
+    @Option(help: "The port to listen on (default 8080).")
+    var port: Int?
+
+    @Option(help: "Where sources and results are cached on disk (default: no disk cache).")
+    var cacheDir: String?
+
+    @Option(
+        help: ArgumentHelp("Signing keys in hex, comma-separated; pairs with --salt in order.", valueName: "HEX,..."))
+    var key: String?
+
+    @Option(help: ArgumentHelp("Signing salts in hex, comma-separated; one per key.", valueName: "HEX,..."))
+    var salt: String?
+
+    @Option(help: ArgumentHelp("Fetch only sources starting with this prefix (repeatable).", valueName: "PREFIX"))
+    var allowedSource: [String] = []
+
+    @Option(help: "Refuse sources larger than this many bytes (default 64 MiB).")
+    var maxSourceBytes: Int?
+
+    @Option(help: "Refuse sources with more pixels than this (default 50 million).")
+    var maxSourcePixels: Int?
+
+    @Option(help: "Cache-Control max-age of results, in seconds (default one year).")
+    var ttl: Int?
+
+    @Option(help: "Quality 1...100 for lossy output when the URL gives none (default 80; WebP 79, AVIF 63).")
+    var quality: Int?
+
+    @Flag(help: "Do not pick WebP or AVIF from the Accept header when the URL names no format.")
+    var noAutoFormat = false
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let settings = ServeSettings(environment: environment)
+        var configuration = ServiceConfiguration()
+        configuration.signer = try settings.signer(keys: key, salts: salt)
+        configuration.allowedSourcePrefixes = allowedSource.isEmpty ? settings.list("ALLOWED_SOURCES") : allowedSource
+        if let value = try maxSourceBytes ?? settings.integer("MAX_SOURCE_BYTES") {
+            configuration.maxSourceBytes = try ServeSettings.positive(value, "--max-source-bytes")
+        }
+        if let value = try maxSourcePixels ?? settings.integer("MAX_SOURCE_PIXELS") {
+            configuration.maxSourcePixels = try ServeSettings.positive(value, "--max-source-pixels")
+        }
+        if let value = try ttl ?? settings.integer("TTL") { configuration.timeToLive = max(0, value) }
+        if let value = try quality ?? settings.integer("QUALITY") {
+            guard (1...100).contains(value) else { throw CommandFailure("--quality must be within 1...100") }
+            configuration.defaultQuality = value
+            configuration.formatQualities = [:]
+        }
+        configuration.automaticFormat = !(noAutoFormat || settings.flag("NO_AUTO_FORMAT"))
+        if let directory = cacheDir ?? settings.string("CACHE_DIR") {
+            configuration.cacheDirectory = URL(fileURLWithPath: directory)
+        }
+        let logger = Logger(label: "webimage.serve")
+        if !configuration.signer.isEnabled {
+            logger.warning("no --key/--salt given: URL signatures are not checked (any signature segment passes)")
+        }
+        let service = try ImageService(configuration: configuration, logger: logger)
+        let listenHost = host ?? settings.string("HOST") ?? "127.0.0.1"
+        let listenPort = try port ?? settings.integer("PORT") ?? 8080
+        let app = ImageServer.application(service: service, host: listenHost, port: listenPort, logger: logger)
+        try await app.runService()
+    }
+}
+
+/// `WEBIMAGE_*` environment variables, read when the matching flag is absent.
+struct ServeSettings {
+    let environment: [String: String]
+
+    func string(_ name: String) -> String? {
+        environment["WEBIMAGE_" + name].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    func list(_ name: String) -> [String] {
+        string(name)?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
+    }
+
+    func integer(_ name: String) throws -> Int? {
+        guard let text = string(name) else { return nil }
+        guard let value = Int(text) else { throw CommandFailure("WEBIMAGE_\(name) must be a whole number") }
+        return value
+    }
+
+    func flag(_ name: String) -> Bool {
+        ["1", "true", "yes"].contains(string(name)?.lowercased() ?? "")
+    }
+
+    static func positive(_ value: Int, _ name: String) throws -> Int {
+        guard value > 0 else { throw CommandFailure("\(name) must be positive") }
+        return value
+    }
+
+    /// The key/salt pairs from the flags, else from `WEBIMAGE_KEY` and `WEBIMAGE_SALT`.
+    func signer(keys: String?, salts: String?) throws -> URLSigner {
+        let keyList = (keys ?? string("KEY") ?? "").split(separator: ",").map(String.init)
+        let saltList = (salts ?? string("SALT") ?? "").split(separator: ",").map(String.init)
+        guard keyList.count == saltList.count else {
+            throw CommandFailure(
+                "--key and --salt must list as many values (\(keyList.count) keys, \(saltList.count) salts)")
+        }
+        var pairs: [URLSigner.KeyPair] = []
+        for (key, salt) in zip(keyList, saltList) {
+            guard let pair = URLSigner.KeyPair(hexKey: key, hexSalt: salt) else {
+                throw CommandFailure("--key and --salt take non-empty hex strings")
+            }
+            pairs.append(pair)
+        }
+        return URLSigner(keyPairs: pairs)
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import Testing
+import WebImage
+import WebImageTestOrigin
+
+@testable import WebImageServer
+
+/// The service end to end, in process, against the loopback test origin.
+@Suite("Image service: results, formats, caching and errors")
+struct ImageServiceTests {
+    static func path(_ options: String, _ source: URL, ext: String? = nil) -> String {
+        let encoded = Data(source.absoluteString.utf8).base64URLEncodedWithoutPadding()
+        return "/_" + (options.isEmpty ? "" : "/" + options) + "/" + encoded + (ext.map { "." + $0 } ?? "")
+    }
+
+    static func decode(_ response: ServiceResponse) throws -> Image {
+        try ImageCodersManager.shared.decode(response.body, options: ImageDecodeOptions())
+    }
+
+    /// Runs `body` with a fresh service (cache in a temporary directory unless `disk` is false).
+    static func withService<T>(
+        disk: Bool = true, configure: (inout ServiceConfiguration) -> Void = { _ in },
+        body: (ImageService, TestOrigin, URL) async throws -> T
+    ) async throws -> T {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = ServiceConfiguration()
+        if disk { configuration.cacheDirectory = directory }
+        configure(&configuration)
+        let service = try ImageService(configuration: configuration)
+        return try await withOrigin { origin in try await body(service, origin, directory) }
+    }
+
+    static let photo = "/fixtures/jpeg/photo_800x600.jpg"
+
+    @Test func aFitRequestAnswersTheSizedImageWithCachingHeaders() async throws {
+        try await Self.withService { service, origin, _ in
+            let response = await service.respond(
+                to: ServiceRequest(path: Self.path("rs:fit:300:200", origin.url(Self.photo))))
+            #expect(response.status == 200)
+            #expect(response.header("Content-Type") == "image/jpeg")
+            #expect(response.header("Cache-Control") == "public, max-age=31536000")
+            #expect(response.header("Vary") == "Accept")
+            #expect(response.header("ETag")?.hasPrefix("\"") == true)
+            #expect(response.header("Last-Modified").flatMap(HTTPDate.parse) != nil)
+            #expect(response.header("Content-Disposition") == "inline; filename=\"image.jpg\"")
+            let image = try Self.decode(response)
+            #expect(image.width == 267 && image.height == 200)
+        }
+    }
+
+    @Test func acceptPicksWebPAndAnExplicitFormatWins() async throws {
+        try await Self.withService { service, origin, _ in
+            let source = origin.url(Self.photo)
+            let webp = await service.respond(
+                to: ServiceRequest(path: Self.path("w:100", source), accept: "image/avif;q=0,image/webp,*/*"))
+            #expect(webp.header("Content-Type") == "image/webp")
+            let webpFormat = try Self.decode(webp).format
+            #expect(webpFormat == .webp)
+            let wildcard = await service.respond(to: ServiceRequest(path: Self.path("w:100", source), accept: "*/*"))
+            #expect(wildcard.header("Content-Type") == "image/jpeg")
+            let png = await service.respond(
+                to: ServiceRequest(path: Self.path("w:100", source, ext: "png"), accept: "image/webp"))
+            #expect(png.header("Content-Type") == "image/png")
+            #expect(png.header("Vary") == nil)
+            let named = await service.respond(to: ServiceRequest(path: Self.path("w:100/f:gif", source)))
+            let namedFormat = try Self.decode(named).format
+            #expect(namedFormat == .gif)
+        }
+    }
+
+    @Test func repeatsComeFromTheCacheWithoutFetchingTheSourceAgain() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = ServiceConfiguration()
+        configuration.cacheDirectory = directory
+        try await withOrigin { origin in
+            let request = ServiceRequest(path: Self.path("rs:fill:120:120", origin.url(Self.photo)))
+            let first = try await ImageService(configuration: configuration).respond(to: request)
+            await FileIOExecutor.shared.drain()
+            // Another service on the same directory (a restart) finds the result on disk.
+            let again = try await ImageService(configuration: configuration).respond(to: request)
+            #expect(again.status == 200 && again.body == first.body)
+            #expect(again.header("ETag") == first.header("ETag"))
+            #expect(again.header("Last-Modified") == first.header("Last-Modified"))
+            // A different result of the same source reads the source from disk too.
+            let other = try await ImageService(configuration: configuration).respond(
+                to: ServiceRequest(path: Self.path("rs:fit:50:50", origin.url(Self.photo))))
+            #expect(other.status == 200)
+            #expect(origin.requestCount(path: Self.photo) == 1)
+        }
+    }
+
+    @Test func thirtyIdenticalConcurrentRequestsShareOneFetchAndOneRun() async throws {
+        try await Self.withService(disk: false) { service, origin, _ in
+            let request = ServiceRequest(path: Self.path("rs:fit:64:64", origin.url(Self.photo + "?delay=300")))
+            let responses = await withTaskGroup(of: ServiceResponse.self) { group in
+                for _ in 0..<30 { group.addTask { await service.respond(to: request) } }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(responses.count == 30)
+            #expect(responses.allSatisfy { $0.status == 200 && $0.body == responses[0].body })
+            #expect(origin.requestCount(path: Self.photo) == 1)
+            #expect(service.runs.count == 0)
+            // A repeat is served from memory (this service has no disk cache).
+            #expect(await service.respond(to: request).body == responses[0].body)
+            #expect(origin.requestCount(path: Self.photo) == 1)
+        }
+    }
+
+    @Test func theMemoryTierKeepsItsBudgetAndTheMostRecentlyUsed() {
+        let cache = ResultMemoryCache(limit: 1000)
+        func result(_ byte: UInt8) -> ProcessedResult {
+            ProcessedResult(data: Data(repeating: byte, count: 200), contentType: "image/png")
+        }
+        for index in 0..<5 { cache.store(result(UInt8(index)), forKey: "k\(index)") }
+        #expect(cache.totalBytes == 1000)
+        _ = cache.result(forKey: "k0")  // now the most recently used
+        cache.store(result(9), forKey: "k9")
+        #expect(cache.totalBytes <= 1000)
+        #expect(cache.result(forKey: "k0") != nil && cache.result(forKey: "k9") != nil)
+        #expect(cache.result(forKey: "k1") == nil)
+        cache.store(ProcessedResult(data: Data(count: 300), contentType: "image/png"), forKey: "big")
+        #expect(cache.result(forKey: "big") == nil, "a result above a quarter of the budget is not kept")
+    }
+
+    @Test func validatorsGiveNotModified() async throws {
+        try await Self.withService(disk: false) { service, origin, _ in
+            let path = Self.path("w:50", origin.url(Self.photo))
+            let first = await service.respond(to: ServiceRequest(path: path))
+            let etag = try #require(first.header("ETag"))
+            let lastModified = try #require(first.header("Last-Modified"))
+            let byTag = await service.respond(to: ServiceRequest(path: path, ifNoneMatch: "\"other\", \(etag)"))
+            #expect(byTag.status == 304 && byTag.body.isEmpty && byTag.header("ETag") == etag)
+            let byDate = await service.respond(to: ServiceRequest(path: path, ifModifiedSince: lastModified))
+            #expect(byDate.status == 304)
+            let stale = await service.respond(
+                to: ServiceRequest(path: path, ifModifiedSince: "Thu, 01 Jan 1970 00:00:00 GMT"))
+            #expect(stale.status == 200 && stale.body == first.body)
+            let otherTag = await service.respond(
+                to: ServiceRequest(path: path, ifNoneMatch: "\"nope\"", ifModifiedSince: lastModified))
+            #expect(otherTag.status == 200, "If-None-Match decides when present")
+        }
+    }
+
+    @Test func sourceAndRequestFailuresMapToTheirStatuses() async throws {
+        try await Self.withService(disk: false) { service, origin, _ in
+            func status(_ path: String) async -> (Int, String?, String) {
+                let response = await service.respond(to: ServiceRequest(path: path))
+                return (
+                    response.status, response.header("Cache-Control"), String(decoding: response.body, as: UTF8.self)
+                )
+            }
+            let cases: [(String, Int)] = [
+                (Self.path("w:10", origin.url("/fixtures/none.jpg")), 404),
+                (Self.path("w:10", origin.url(Self.photo + "?status=503")), 502),
+                (Self.path("w:10", origin.url("/garbage/2000")), 422),
+                (Self.path("w:10", origin.url("/bytes/100")), 422),
+                (Self.path("frobnicate:1", origin.url(Self.photo)), 400),
+                (Self.path("exp:1000", origin.url(Self.photo)), 404),
+                ("/_/w:10/plain/ftp://host/x.jpg", 400),
+                ("/_/w:10/plain/file:///etc/passwd", 400),
+            ]
+            for (path, expected) in cases {
+                let (code, cacheControl, body) = await status(path)
+                #expect(code == expected, "\(path): \(code) \(body)")
+                #expect(cacheControl == "no-cache")
+                #expect(!body.contains("/work/") && !body.contains("Fixtures"))
+            }
+            let (_, _, message) = await status(Self.path("frobnicate:1", origin.url(Self.photo)))
+            #expect(message.contains("frobnicate"))
+        }
+    }
+
+    @Test func signedServicesRefuseBadSignaturesAndAllowListsRefuseOtherSources() async throws {
+        let pair = URLSigner.KeyPair(hexKey: "736563726574", hexSalt: "68656C6C6F")!
+        try await Self.withService(
+            disk: false, configure: { $0.signer = URLSigner(keyPairs: [pair]) },
+            body: { service, origin, _ in
+                let unsigned = Self.path("w:20", origin.url(Self.photo))
+                #expect(await service.respond(to: ServiceRequest(path: unsigned)).status == 403)
+                let rest = String(unsigned.dropFirst(2))
+                let signed = "/" + URLSigner.signature(of: rest, with: pair) + rest
+                #expect(await service.respond(to: ServiceRequest(path: signed)).status == 200)
+                #expect(origin.totalRequestCount == 1, "a refused request never reaches the source")
+            })
+        try await Self.withService(
+            disk: false, configure: { $0.allowedSourcePrefixes = ["https://images.example/"] },
+            body: { service, origin, _ in
+                let request = ServiceRequest(path: Self.path("w:20", origin.url(Self.photo)))
+                #expect(await service.respond(to: request).status == 403)
+                #expect(origin.totalRequestCount == 0)
+            })
+    }
+
+    @Test func attachmentFileNameAndMaxBytesShapeTheResponse() async throws {
+        try await Self.withService(disk: false) { service, origin, _ in
+            let source = origin.url(Self.photo)
+            let attached = await service.respond(
+                to: ServiceRequest(path: Self.path("fn:holiday/att:1", source, ext: "webp")))
+            #expect(attached.header("Content-Disposition") == "attachment; filename=\"holiday.webp\"")
+            let full = await service.respond(to: ServiceRequest(path: Self.path("q:95", source, ext: "jpg")))
+            let small = await service.respond(to: ServiceRequest(path: Self.path("q:95/mb:20000", source, ext: "jpg")))
+            #expect(full.body.count > 20_000)
+            #expect(small.status == 200 && small.body.count <= 20_000)
+        }
+    }
+
+    @Test func metadataIsStrippedUnlessAskedToKeepIt() async throws {
+        try await Self.withService(disk: false) { service, origin, _ in
+            let source = origin.url("/fixtures/metadata/photo.jpg")
+            var read = ImageDecodeOptions()
+            read.readMetadata = .all
+            let stripped = await service.respond(to: ServiceRequest(path: Self.path("w:16", source)))
+            let strippedImage = try ImageCodersManager.shared.decode(stripped.body, options: read)
+            #expect(strippedImage.metadata.exif == nil && strippedImage.metadata.xmp == nil)
+            #expect(strippedImage.metadata.iccProfile != nil)
+            // EXIF orientation 6 was applied: 48x32 stored, 32x48 shown, halved.
+            #expect(strippedImage.width == 16 && strippedImage.height == 24)
+            let kept = await service.respond(to: ServiceRequest(path: Self.path("w:16/sm:0", source)))
+            let keptImage = try ImageCodersManager.shared.decode(kept.body, options: read)
+            #expect(keptImage.metadata.exif != nil && keptImage.metadata.xmp != nil)
+            #expect(keptImage.width == 16 && keptImage.height == 24)
+        }
+    }
+}
