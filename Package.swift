@@ -2,7 +2,9 @@
 import PackageDescription
 
 /// The libFuzzer targets under Fuzz/, run by scripts/fuzz.
-let fuzzTargets = ["fuzz-format", "fuzz-jpeg", "fuzz-png", "fuzz-gif", "fuzz-webp", "fuzz-cache-entry"]
+let fuzzTargets = [
+    "fuzz-format", "fuzz-jpeg", "fuzz-png", "fuzz-gif", "fuzz-webp", "fuzz-cache-entry", "fuzz-service-url",
+]
 
 let package = Package(
     name: "swift-web-image",
@@ -120,7 +122,9 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // The fuzz bodies, in a library so that WebImageTests replays saved inputs through them.
-        .target(name: "WebImageFuzzing", dependencies: ["WebImage"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(
+            name: "WebImageFuzzing", dependencies: ["WebImage", "WebImageServer"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
     ]
         // libFuzzer targets: one file each defining LLVMFuzzerTestOneInput, no main. Built by
         // scripts/fuzz with --sanitize=fuzzer; in an ordinary build they link with an empty main.

@@ -30,6 +30,9 @@ public struct FuzzReport: Sendable {
         }
     }
 
+    /// Counts a step that produced a value without going through ``step(_:_:)``.
+    mutating func countSuccess() { successCount += 1 }
+
     /// Records a violation unless `condition` holds.
     mutating func expect(_ condition: Bool, _ message: @autoclosure () -> String) {
         if !condition { violations.append(message()) }

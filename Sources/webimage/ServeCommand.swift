@@ -14,7 +14,8 @@ struct ServeCommand: AsyncParsableCommand {
             GET /{signature}/{options}/plain/{percent-encoded source}[@{ext}] or \
             /{signature}/{options}/{base64url source}[.{ext}]; GET /health. Every option can also be set \
             by an environment variable: WEBIMAGE_HOST, WEBIMAGE_PORT, WEBIMAGE_CACHE_DIR, WEBIMAGE_KEY, \
-            WEBIMAGE_SALT, WEBIMAGE_ALLOWED_SOURCES (comma-separated), WEBIMAGE_MAX_SOURCE_BYTES, \
+            WEBIMAGE_SALT, WEBIMAGE_ALLOW_LOOPBACK_SOURCES, WEBIMAGE_ALLOW_PRIVATE_SOURCES, \
+            WEBIMAGE_ALLOWED_SOURCES (comma-separated), WEBIMAGE_MAX_SOURCE_BYTES, \
             WEBIMAGE_MAX_SOURCE_PIXELS, WEBIMAGE_TTL, WEBIMAGE_QUALITY, WEBIMAGE_NO_AUTO_FORMAT (1 or true). \
             A flag wins over its variable. SIGTERM or SIGINT stops accepting, finishes the requests in \
             flight and exits 0.
@@ -35,6 +36,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Signing salts in hex, comma-separated; one per key.", valueName: "HEX,..."))
     var salt: String?
+
+    @Flag(help: "Allow sources on loopback addresses (refused by default).")
+    var allowLoopbackSources = false
+
+    @Flag(help: "Allow sources on private, CGNAT, unique-local and IPv4-mapped addresses (refused by default).")
+    var allowPrivateSources = false
 
     @Option(help: ArgumentHelp("Fetch only sources starting with this prefix (repeatable).", valueName: "PREFIX"))
     var allowedSource: [String] = []
@@ -59,6 +66,8 @@ struct ServeCommand: AsyncParsableCommand {
         let settings = ServeSettings(environment: environment)
         var configuration = ServiceConfiguration()
         configuration.signer = try settings.signer(keys: key, salts: salt)
+        configuration.allowsLoopbackSources = allowLoopbackSources || settings.flag("ALLOW_LOOPBACK_SOURCES")
+        configuration.allowsPrivateSources = allowPrivateSources || settings.flag("ALLOW_PRIVATE_SOURCES")
         configuration.allowedSourcePrefixes = allowedSource.isEmpty ? settings.list("ALLOWED_SOURCES") : allowedSource
         if let value = try maxSourceBytes ?? settings.integer("MAX_SOURCE_BYTES") {
             configuration.maxSourceBytes = try ServeSettings.positive(value, "--max-source-bytes")
@@ -83,7 +92,12 @@ struct ServeCommand: AsyncParsableCommand {
         let service = try ImageService(configuration: configuration, logger: logger)
         let listenHost = host ?? settings.string("HOST") ?? "127.0.0.1"
         let listenPort = try port ?? settings.integer("PORT") ?? 8080
-        let app = ImageServer.application(service: service, host: listenHost, port: listenPort, logger: logger)
+        let app = ImageServer.application(service: service, host: listenHost, port: listenPort, logger: logger) {
+            host, port in
+            // One line scripts and tests wait for (port 0 picks a free port).
+            let shown = host.contains(":") ? "[\(host)]" : host
+            FileHandle.standardOutput.write(Data("webimage serve: listening on http://\(shown):\(port)\n".utf8))
+        }
         try await app.runService()
     }
 }

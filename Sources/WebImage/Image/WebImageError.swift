@@ -56,6 +56,9 @@ public struct WebImageError: Error, Sendable, Equatable, CustomStringConvertible
         /// the manager's delegate, or no loader handles the URL. SDWebImage reports this as a
         /// completion with neither image nor error; so does the callback API.
         public static let notLoaded: Code = 3006
+        /// The downloader's ``ImageDownloaderConfig/requestValidator`` refused a URL it was about
+        /// to request (the first or a redirect's), so nothing was sent.
+        public static let requestRefused: Code = 3007
     }
 
     /// The structured values some codes carry; they take part in `==`, the message does not.
@@ -182,6 +185,11 @@ public struct WebImageError: Error, Sendable, Equatable, CustomStringConvertible
     /// See ``Code/notLoaded``.
     public static func notLoaded(_ reason: String) -> WebImageError {
         WebImageError(.notLoaded, "not in the cache, and not loaded: \(reason)")
+    }
+
+    /// See ``Code/requestRefused``.
+    public static func requestRefused(_ reason: String) -> WebImageError {
+        WebImageError(.requestRefused, "request refused: \(reason)")
     }
 
     // MARK: Structured values

@@ -44,13 +44,21 @@ public struct ImageServerResponder: HTTPResponder {
 
 /// Builds the Hummingbird application that serves an ``ImageService``.
 public enum ImageServer {
-    /// An application listening on `host`:`port` (loopback by default).
+    /// An application listening on `host`:`port` (loopback by default; port 0 picks a free one).
+    /// `onListening` gets the address actually bound, once the server accepts connections.
+    /// Running it as a service (`runService()`) stops on SIGTERM or SIGINT: it stops accepting,
+    /// finishes the requests in flight, then returns.
     public static func application(
-        service: ImageService, host: String = "127.0.0.1", port: Int = 8080, logger: Logger? = nil
+        service: ImageService, host: String = "127.0.0.1", port: Int = 8080, logger: Logger? = nil,
+        onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
     ) -> some ApplicationProtocol {
         Application(
             responder: ImageServerResponder(service: service),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "webimage"),
+            onServerRunning: { channel in
+                let address = channel.localAddress
+                await onListening(address?.ipAddress ?? host, address?.port ?? port)
+            },
             logger: logger)
     }
 }

@@ -5,7 +5,7 @@ extension ProcessingOptions {
     /// The options that change the result's bytes, in one fixed order and spelling, defaults
     /// left out: equal strings mean equal results, whatever names and order the URL used.
     /// `expires`, `filename` and `return_attachment` shape only the response and are left out;
-    /// the format is part of the result key instead.
+    /// the format is part of the result key instead. The string parses back to the same options.
     public var canonicalString: String {
         var parts: [String] = []
         func add(_ name: String, _ values: Any...) {
@@ -17,7 +17,13 @@ extension ProcessingOptions {
         if enlarge { add("el", 1) }
         if let extend { add("ex", 1, extend.gravity.canonical) }
         if gravity != .center { add("g", gravity.canonical) }
-        if let crop { add("c", crop.width, crop.height, crop.gravity?.canonical ?? "-") }
+        if let crop {
+            if let gravity = crop.gravity {
+                add("c", crop.width, crop.height, gravity.canonical)
+            } else {
+                add("c", crop.width, crop.height)
+            }
+        }
         if let quality { add("q", quality) }
         if let background { add("bg", background.hex) }
         if blur != 0 { add("bl", blur) }

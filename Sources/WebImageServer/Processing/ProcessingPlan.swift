@@ -7,25 +7,25 @@ import WebImage
 /// Sizes are in the source's pixels as shown (EXIF orientation applied), after the request's
 /// rotation. The order is imgproxy's: crop the source, scale the crop, crop the scaled image to
 /// the box (fill), then filters and extending.
-struct ProcessingPlan: Equatable {
+package struct ProcessingPlan: Equatable {
     /// The source as shown, after the rotation.
-    var rotatedSource: PixelSize
+    package var rotatedSource: PixelSize
     /// The crop of the rotated source that gets scaled.
-    var cropSize: PixelSize
+    package var cropSize: PixelSize
     /// Horizontal and vertical scale factors (equal except for `force`).
-    var scaleX: Double
-    var scaleY: Double
+    package var scaleX: Double
+    package var scaleY: Double
     /// The crop after scaling.
-    var scaledSize: PixelSize
+    package var scaledSize: PixelSize
     /// The result before extending: the scaled crop, cut to the box for fill types.
-    var resultSize: PixelSize
+    package var resultSize: PixelSize
     /// The box asked for in pixels (width × DPR, height × DPR); 0 where a side is free.
-    var box: PixelSize
+    package var box: PixelSize
 
     /// Refused above this many result pixels: the library's decode limit.
-    static let maxResultPixels = ImageDecodeOptions.defaultMaxPixelCount
+    package static let maxResultPixels = ImageDecodeOptions.defaultMaxPixelCount
 
-    init(source: PixelSize, options: ProcessingOptions) throws(ServiceError) {
+    package init(source: PixelSize, options: ProcessingOptions) throws(ServiceError) {
         let turned = options.rotate == 90 || options.rotate == 270
         rotatedSource = turned ? PixelSize(width: source.height, height: source.width) : source
         cropSize = Self.cropSize(options.crop, of: rotatedSource)
@@ -44,7 +44,7 @@ struct ProcessingPlan: Equatable {
     }
 
     /// The canvas size once extended (the result size when extending is off or not needed).
-    func extendedSize(_ options: ProcessingOptions) -> PixelSize {
+    package func extendedSize(_ options: ProcessingOptions) -> PixelSize {
         guard options.extend != nil else { return resultSize }
         return PixelSize(width: max(resultSize.width, box.width), height: max(resultSize.height, box.height))
     }
@@ -52,7 +52,7 @@ struct ProcessingPlan: Equatable {
     /// The size to ask the decoder for (as shown, before the rotation), or nil for full size:
     /// the whole source at the larger scale factor, so neither axis is decoded below what the
     /// scale needs.
-    func decodeSize(turned: Bool) -> PixelSize? {
+    package func decodeSize(turned: Bool) -> PixelSize? {
         let scale = max(scaleX, scaleY)
         guard scale < 1 else { return nil }
         let width = Int((Double(rotatedSource.width) * scale).rounded(.up))

@@ -31,6 +31,9 @@ public final class ImageService: Sendable {
         }
         var downloaderConfig = ImageDownloaderConfig()
         downloaderConfig.maxResponseSize = configuration.maxSourceBytes
+        let addressGuard = SourceAddressGuard(
+            allowsLoopback: configuration.allowsLoopbackSources, allowsPrivate: configuration.allowsPrivateSources)
+        downloaderConfig.requestValidator = { url throws(WebImageError) in try await addressGuard.check(url) }
         sources = SourceStore(downloader: ImageDownloader(config: downloaderConfig), disk: disk)
         results = ResultStore(disk: disk)
         memory = ResultMemoryCache(limit: configuration.memoryCacheBytes)

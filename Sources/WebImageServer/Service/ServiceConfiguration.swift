@@ -5,6 +5,11 @@ import WebImage
 public struct ServiceConfiguration: Sendable {
     /// The key/salt pairs URLs are signed with; none turns signing off.
     public var signer = URLSigner()
+    /// Fetch sources on loopback addresses (refused by default; see the source guard).
+    public var allowsLoopbackSources = false
+    /// Fetch sources on private, shared (CGNAT), unique-local and IPv4-mapped addresses
+    /// (refused by default). Link-local, multicast and reserved addresses are always refused.
+    public var allowsPrivateSources = false
     /// When not empty, only sources starting with one of these prefixes are fetched (403 otherwise).
     public var allowedSourcePrefixes: [String] = []
     /// Quality for lossy output when the URL gives none (imgproxy's `IMGPROXY_QUALITY`).

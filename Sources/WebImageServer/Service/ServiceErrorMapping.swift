@@ -30,6 +30,8 @@ enum ServiceErrorMapping {
                 return .badGateway(
                     "the source could not be fetched (\(error.transferFailure?.kind.rawValue ?? "error"))")
             }
+        case .requestRefused:
+            return .forbidden(error.message)
         case .invalidURL:
             return .badRequest("the source is not a valid URL")
         case .cancelled:

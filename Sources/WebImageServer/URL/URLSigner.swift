@@ -66,6 +66,13 @@ public struct URLSigner: Sendable {
         return Data(hmac.finalize()).base64URLEncodedWithoutPadding()
     }
 
+    /// `path` (`/{options}/…`, leading `/` included) with its signature segment in front, made
+    /// with the first pair; `/insecure` in front when signing is off.
+    public func signedPath(_ path: String) -> String {
+        guard let pair = keyPairs.first else { return "/insecure" + path }
+        return "/" + Self.signature(of: path, with: pair) + path
+    }
+
     /// Throws 403 unless signing is off or `signature` is `path`'s under one of the pairs.
     /// Each comparison takes the same time wherever the strings differ.
     public func verify(_ signature: String, for path: String) throws(ServiceError) {

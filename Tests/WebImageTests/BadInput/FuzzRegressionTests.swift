@@ -9,7 +9,7 @@ import WebImageFuzzing
 struct FuzzRegressionTests {
     static let bodies: [String: @Sendable (Data) -> FuzzReport] = [
         "format": FuzzBodies.format, "jpeg": FuzzBodies.jpeg, "png": FuzzBodies.png, "gif": FuzzBodies.gif,
-        "webp": FuzzBodies.webp, "cache-entry": FuzzBodies.cacheEntry,
+        "webp": FuzzBodies.webp, "cache-entry": FuzzBodies.cacheEntry, "service-url": FuzzBodies.serviceURL,
     ]
     static let targets = bodies.keys.sorted()
 

@@ -28,7 +28,9 @@ struct ImageServerHTTPTests {
     }
 
     @Test func aPlainSourceURLSurvivesTheServerAndHEADSendsNoBody() async throws {
-        let service = try ImageService(configuration: ServiceConfiguration())
+        var configuration = ServiceConfiguration()
+        configuration.allowsLoopbackSources = true
+        let service = try ImageService(configuration: configuration)
         try await withOrigin { origin in
             let source = origin.url("/fixtures/png/rgba8.png").absoluteString
             let uri = "/insecure/rs:fit:8:8/plain/\(source)@webp"

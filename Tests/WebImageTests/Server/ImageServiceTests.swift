@@ -25,6 +25,7 @@ struct ImageServiceTests {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var configuration = ServiceConfiguration()
+        configuration.allowsLoopbackSources = true  // the test origin is on 127.0.0.1
         if disk { configuration.cacheDirectory = directory }
         configure(&configuration)
         let service = try ImageService(configuration: configuration)
@@ -74,6 +75,7 @@ struct ImageServiceTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         var configuration = ServiceConfiguration()
         configuration.cacheDirectory = directory
+        configuration.allowsLoopbackSources = true
         try await withOrigin { origin in
             let request = ServiceRequest(path: Self.path("rs:fill:120:120", origin.url(Self.photo)))
             let first = try await ImageService(configuration: configuration).respond(to: request)

@@ -72,6 +72,16 @@ struct ProcessingPathTests {
         #expect(throws: ServiceError.self) { try signer.verify(good, for: Self.documentedPath + "x") }
     }
 
+    @Test func signedPathPutsTheFirstPairsSignatureInFront() throws {
+        let signer = URLSigner(keyPairs: [Self.documentedPair])
+        #expect(
+            signer.signedPath(Self.documentedPath) == "/oKfUtW34Dvo2BGQehJFR4Nr0_rIjOtdtzJ3QFsUcXH8"
+                + Self.documentedPath)
+        #expect(URLSigner().signedPath("/w:1/plain/x") == "/insecure/w:1/plain/x")
+        let parsed = try ProcessingPath(signer.signedPath(Self.documentedPath))
+        try signer.verify(parsed.signature, for: parsed.signedPath)
+    }
+
     @Test func withoutKeysAnySignatureSegmentPasses() throws {
         let signer = URLSigner()
         #expect(!signer.isEnabled)

@@ -182,6 +182,7 @@ extension HTTPTransfer {
         while true {
             let target = knownTarget ?? url.absoluteString
             guard Self.isFetchable(url, absoluteString: target) else { throw WebImageError.invalidURL(target) }
+            if let validate = config.requestValidator { try await validate(url) }
             let (outgoing, validatorsSent) = makeClientRequest(
                 url: url, target: target, method: method, headers: headers, body: body,
                 sendsCredentials: sendsCredentials)

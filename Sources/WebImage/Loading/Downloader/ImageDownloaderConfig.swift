@@ -59,6 +59,12 @@ public struct ImageDownloaderConfig: Sendable {
     /// Headers sent with every request (default `Accept` and `User-Agent`); change them later
     /// with ``ImageDownloader/setValue(_:forHTTPHeaderField:)``.
     public var httpHeaders: ImageDownloadHeaders = .defaultImageHeaders
+    /// Checked before every request is sent, the first and each redirect's, with the URL about
+    /// to be requested: throwing (``WebImageError/requestRefused(_:)`` is the one meant for
+    /// this) fails the download with that error and sends nothing. Ours, for services that
+    /// must not reach some addresses (`webimage serve` refuses private ones this way).
+    /// Nil (the default) allows every http and https URL.
+    public var requestValidator: (@Sendable (URL) async throws(WebImageError) -> Void)?
 
     public init() {}
 

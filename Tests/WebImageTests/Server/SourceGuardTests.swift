@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import WebImage
+import WebImageTestOrigin
+
+@testable import WebImageServer
+
+/// Sources on addresses users could not reach themselves are refused, and never contacted.
+@Suite("Image service: the source address guard")
+struct SourceGuardTests {
+    static func ipv4(_ text: String) -> [UInt8] { text.split(separator: ".").map { UInt8($0)! } }
+
+    static func ipv6(_ text: String) -> [UInt8] {
+        var address = in6_addr()
+        precondition(inet_pton(AF_INET6, text, &address) == 1, text)
+        return withUnsafeBytes(of: &address) { Array($0) }
+    }
+
+    @Test(arguments: [
+        ("127.0.0.1", "loopback"), ("127.255.0.9", "loopback"), ("0.0.0.0", "unspecified"), ("10.1.2.3", "private"),
+        ("172.16.0.1", "private"), ("172.31.255.255", "private"), ("192.168.1.1", "private"),
+        ("100.64.0.1", "shared"), ("100.127.255.255", "shared"), ("169.254.169.254", "link-local"),
+        ("224.0.0.1", "multicast"), ("255.255.255.255", "reserved"), ("8.8.8.8", "public"),
+        ("172.32.0.1", "public"), ("100.128.0.1", "public"), ("93.184.216.34", "public"),
+    ])
+    func ipv4AddressesAreClassified(address: String, kind: String) {
+        #expect(SourceAddressGuard.kind(of: Self.ipv4(address)).rawValue == kind)
+    }
+
+    @Test(arguments: [
+        ("::1", "loopback"), ("::", "unspecified"), ("fd00::1", "unique-local"), ("fe80::1", "link-local"),
+        ("ff02::1", "multicast"), ("::ffff:127.0.0.1", "loopback"), ("::ffff:10.0.0.1", "private"),
+        ("::ffff:8.8.8.8", "IPv4-mapped"), ("64:ff9b::7f00:1", "loopback"), ("64:ff9b::a9fe:a9fe", "link-local"),
+        ("2002:c0a8:0101::1", "private"), ("2606:4700::1111", "public"),
+    ])
+    func ipv6AddressesAreClassifiedWithTheIPv4TheyEmbed(address: String, kind: String) {
+        #expect(SourceAddressGuard.kind(of: Self.ipv6(address)).rawValue == kind)
+    }
+
+    @Test func theFlagsRelaxTheirKindsOnly() {
+        let strict = SourceAddressGuard()
+        let open = SourceAddressGuard(allowsLoopback: true, allowsPrivate: true)
+        for kind: SourceAddressGuard.Kind in [.loopback, .unspecified, .private, .shared, .uniqueLocal, .mapped] {
+            #expect(!strict.allows(kind) && open.allows(kind))
+        }
+        for kind: SourceAddressGuard.Kind in [.linkLocal, .multicast, .reserved] {
+            #expect(!open.allows(kind))
+        }
+        #expect(strict.allows(.public))
+    }
+
+    static func respond(_ service: ImageService, _ source: String) async -> ServiceResponse {
+        let encoded = Data(source.utf8).base64URLEncodedWithoutPadding()
+        return await service.respond(to: ServiceRequest(path: "/_/w:10/" + encoded))
+    }
+
+    @Test func loopbackSourcesByAddressOrNameAreRefusedUntouchedByDefault() async throws {
+        let service = try ImageService(configuration: ServiceConfiguration())
+        try await withOrigin { origin in
+            for source in [
+                origin.url("/fixtures/png/rgba8.png").absoluteString,
+                "http://localhost:\(origin.port)/fixtures/png/rgba8.png",
+                "http://[::1]:\(origin.port)/fixtures/png/rgba8.png",
+            ] {
+                let response = await Self.respond(service, source)
+                #expect(response.status == 403, "\(source)")
+                #expect(String(decoding: response.body, as: UTF8.self).contains("loopback"), "\(source)")
+            }
+            #expect(origin.totalRequestCount == 0)
+        }
+    }
+
+    @Test func aRedirectToAPrivateAddressIsRefusedBeforeItIsFollowed() async throws {
+        var configuration = ServiceConfiguration()
+        configuration.allowsLoopbackSources = true
+        let service = try ImageService(configuration: configuration)
+        try await withOrigin { origin in
+            let source = origin.url("/hop?status=302&header=Location:http://10.255.0.1/x.png").absoluteString
+            let response = await Self.respond(service, source)
+            #expect(response.status == 403)
+            #expect(String(decoding: response.body, as: UTF8.self).contains("private"))
+            #expect(origin.requestCount(path: "/hop") == 1)
+        }
+    }
+
+    @Test func aNameThatDoesNotResolveIsABadGateway() async throws {
+        let service = try ImageService(configuration: ServiceConfiguration())
+        let response = await Self.respond(service, "http://no-such-host.invalid/x.png")
+        #expect(response.status == 502)
+    }
+}
