@@ -16,7 +16,7 @@ struct ServeCommand: AsyncParsableCommand {
             by an environment variable: WEBIMAGE_HOST, WEBIMAGE_PORT, WEBIMAGE_CACHE_DIR, WEBIMAGE_KEY, \
             WEBIMAGE_SALT, WEBIMAGE_ALLOW_LOOPBACK_SOURCES, WEBIMAGE_ALLOW_PRIVATE_SOURCES, \
             WEBIMAGE_ALLOWED_SOURCES (comma-separated), WEBIMAGE_MAX_SOURCE_BYTES, \
-            WEBIMAGE_MAX_SOURCE_PIXELS, WEBIMAGE_TTL, WEBIMAGE_QUALITY, WEBIMAGE_NO_AUTO_FORMAT (1 or true). \
+            WEBIMAGE_MAX_SOURCE_PIXELS, WEBIMAGE_WORKERS, WEBIMAGE_QUEUE, WEBIMAGE_TIMEOUT, WEBIMAGE_TTL, WEBIMAGE_QUALITY, WEBIMAGE_NO_AUTO_FORMAT (1 or true). \
             A flag wins over its variable. SIGTERM or SIGINT stops accepting, finishes the requests in \
             flight and exits 0.
             """)
@@ -52,6 +52,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Refuse sources with more pixels than this (default 50 million).")
     var maxSourcePixels: Int?
 
+    @Option(help: "Results made at once (default: the core count).")
+    var workers: Int?
+
+    @Option(help: "Results that may wait for a worker; more get 429 (default 256).")
+    var queue: Int?
+
+    @Option(help: "Seconds a result may wait for a worker before 503 (default 10).")
+    var timeout: Double?
+
     @Option(help: "Cache-Control max-age of results, in seconds (default one year).")
     var ttl: Int?
 
@@ -74,6 +83,19 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let value = try maxSourcePixels ?? settings.integer("MAX_SOURCE_PIXELS") {
             configuration.maxSourcePixels = try ServeSettings.positive(value, "--max-source-pixels")
+        }
+        if let value = try workers ?? settings.integer("WORKERS") {
+            configuration.workers = try ServeSettings.positive(value, "--workers")
+        }
+        if let value = try queue ?? settings.integer("QUEUE") {
+            guard value >= 0 else { throw CommandFailure("--queue must be 0 or more") }
+            configuration.queueLimit = value
+        }
+        if let value = try timeout ?? settings.number("TIMEOUT") {
+            guard value.isFinite, value > 0 else {
+                throw CommandFailure("--timeout must be a positive number of seconds")
+            }
+            configuration.queueTimeout = value
         }
         if let value = try ttl ?? settings.integer("TTL") { configuration.timeToLive = max(0, value) }
         if let value = try quality ?? settings.integer("QUALITY") {
@@ -117,6 +139,12 @@ struct ServeSettings {
     func integer(_ name: String) throws -> Int? {
         guard let text = string(name) else { return nil }
         guard let value = Int(text) else { throw CommandFailure("WEBIMAGE_\(name) must be a whole number") }
+        return value
+    }
+
+    func number(_ name: String) throws -> Double? {
+        guard let text = string(name) else { return nil }
+        guard let value = Double(text) else { throw CommandFailure("WEBIMAGE_\(name) must be a number") }
         return value
     }
 

@@ -15,6 +15,8 @@ public final class ImageService: Sendable {
     let results: ResultStore
     /// Recent results, before the disk.
     let memory: ResultMemoryCache
+    /// Limits how many results are made at once.
+    let gate: ProcessingGate
     /// Processing runs under way, by result key: identical concurrent requests share one.
     let runs = InFlightTable<String, ProcessedResult, Never>()
     let logger: Logger
@@ -31,12 +33,18 @@ public final class ImageService: Sendable {
         }
         var downloaderConfig = ImageDownloaderConfig()
         downloaderConfig.maxResponseSize = configuration.maxSourceBytes
+        // Fetching waits on the network, not the cores: more sources at once than results.
+        downloaderConfig.maxConcurrentDownloads = max(16, configuration.workers * 4)
         let addressGuard = SourceAddressGuard(
             allowsLoopback: configuration.allowsLoopbackSources, allowsPrivate: configuration.allowsPrivateSources)
         downloaderConfig.requestValidator = { url throws(WebImageError) in try await addressGuard.check(url) }
         sources = SourceStore(downloader: ImageDownloader(config: downloaderConfig), disk: disk)
         results = ResultStore(disk: disk)
         memory = ResultMemoryCache(limit: configuration.memoryCacheBytes)
+        let timeout = configuration.queueTimeout.isFinite ? max(0, configuration.queueTimeout) : 10
+        gate = ProcessingGate(
+            slots: configuration.workers, queueLimit: configuration.queueLimit,
+            timeout: .milliseconds(Int64(min(timeout, 86_400) * 1000)))
     }
 
     /// The response to `request`; every failure is an error response, never a thrown error.
@@ -85,8 +93,10 @@ public final class ImageService: Sendable {
             result = try await runs.value(for: key) { [self] _ throws(WebImageError) in
                 do throws(ServiceError) {
                     let data = try await sources.data(for: source)
-                    let produced = try ResultProducer(configuration: configuration, options: options)
-                        .produce(from: data, format: format)
+                    let produced = try await gate.withSlot { () throws(ServiceError) in
+                        try ResultProducer(configuration: configuration, options: options)
+                            .produce(from: data, format: format)
+                    }
                     memory.store(produced, forKey: key)
                     results.store(produced, forKey: key)
                     return produced

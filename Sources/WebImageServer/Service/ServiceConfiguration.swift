@@ -28,6 +28,12 @@ public struct ServiceConfiguration: Sendable {
     public var maxAnimationBytes = 256 << 20
     /// Bytes of recent results kept in memory (a result above a quarter of it is not kept).
     public var memoryCacheBytes = 256 << 20
+    /// Results made at once (decode, process, encode); the core count by default.
+    public var workers = ProcessInfo.processInfo.activeProcessorCount
+    /// Results that may wait for a worker; one more is refused with 429.
+    public var queueLimit = 256
+    /// How long a result may wait for a worker before the request gets 503, in seconds.
+    public var queueTimeout: Double = 10
     /// Where sources and results are cached; nil keeps nothing on disk.
     public var cacheDirectory: URL?
 
