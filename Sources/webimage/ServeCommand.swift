@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import Metrics
+import Prometheus
 import WebImage
 import WebImageServer
 
@@ -111,7 +113,10 @@ struct ServeCommand: AsyncParsableCommand {
         if !configuration.signer.isEnabled {
             logger.warning("no --key/--salt given: URL signatures are not checked (any signature segment passes)")
         }
-        let service = try ImageService(configuration: configuration, logger: logger)
+        let metrics = ServiceMetrics()
+        // The library's own swift-metrics counters (downloads, cache hits) join /metrics.
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics.registry))
+        let service = try ImageService(configuration: configuration, logger: logger, metrics: metrics)
         let listenHost = host ?? settings.string("HOST") ?? "127.0.0.1"
         let listenPort = try port ?? settings.integer("PORT") ?? 8080
         let app = ImageServer.application(service: service, host: listenHost, port: listenPort, logger: logger) {

@@ -4,8 +4,8 @@ import Hummingbird
 import Logging
 import NIOCore
 
-/// The HTTP front of an ``ImageService`` on Hummingbird: `GET /health`, and every other `GET`
-/// path as an imgproxy-style image URL.
+/// The HTTP front of an ``ImageService`` on Hummingbird: `GET /health`, `GET /metrics`
+/// (Prometheus text), and every other `GET` path as an imgproxy-style image URL.
 public struct ImageServerResponder: HTTPResponder {
     public typealias Context = BasicRequestContext
     public let service: ImageService
@@ -25,6 +25,12 @@ public struct ImageServerResponder: HTTPResponder {
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-cache"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: "OK\n")))
+        }
+        if path == "/metrics" {
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-cache"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: service.metricsText())))
         }
         let answer = await service.respond(
             to: ServiceRequest(

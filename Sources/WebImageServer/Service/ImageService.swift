@@ -20,14 +20,18 @@ public final class ImageService: Sendable {
     /// Processing runs under way, by result key: identical concurrent requests share one.
     let runs = InFlightTable<String, ProcessedResult, Never>()
     let logger: Logger
+    /// Counters and histograms for `GET /metrics`.
+    public let metrics: ServiceMetrics
 
     /// A service with its own downloader (limited to the configuration's source size) and, with
     /// a cache directory, a disk cache for sources and results.
-    public init(configuration: ServiceConfiguration, logger: Logger = Logger(label: "webimage.serve"))
-        throws(WebImageError)
-    {
+    public init(
+        configuration: ServiceConfiguration, logger: Logger = Logger(label: "webimage.serve"),
+        metrics: ServiceMetrics = ServiceMetrics()
+    ) throws(WebImageError) {
         self.configuration = configuration
         self.logger = logger
+        self.metrics = metrics
         let disk = try configuration.cacheDirectory.map { directory throws(WebImageError) in
             try DiskCache(directory: directory)
         }
@@ -49,12 +53,25 @@ public final class ImageService: Sendable {
 
     /// The response to `request`; every failure is an error response, never a thrown error.
     public func respond(to request: ServiceRequest) async -> ServiceResponse {
+        metrics.requestStarted()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let response: ServiceResponse
         do {
-            return try await handle(request)
+            response = try await handle(request)
         } catch {
             if error.status >= 500 { logger.warning("\(request.path): \(error.message)") }
-            return .failure(error)
+            response = .failure(error)
         }
+        metrics.requestFinished(status: response.status, after: clock.now - start)
+        return response
+    }
+
+    /// `GET /metrics`: the Prometheus text exposition, the queue gauges read now.
+    public func metricsText() -> String {
+        let counts = gate.counts
+        metrics.queue(running: counts.running, waiting: counts.waiting)
+        return metrics.exposition()
     }
 
     private func handle(_ request: ServiceRequest) async throws(ServiceError) -> ServiceResponse {
@@ -73,11 +90,14 @@ public final class ImageService: Sendable {
         let key = ResultKey.make(options: options, format: chosen, source: source)
         let result: ProcessedResult
         if let recent = memory.result(forKey: key) {
+            metrics.cacheHit(tier: "memory")
             result = recent
         } else if let stored = await results.result(forKey: key) {
+            metrics.cacheHit(tier: "disk")
             memory.store(stored, forKey: key)
             result = stored
         } else {
+            metrics.cacheMiss()
             result = try await process(key: key, source: source, options: options, format: chosen)
         }
         return result.response(
@@ -92,9 +112,12 @@ public final class ImageService: Sendable {
         do {
             result = try await runs.value(for: key) { [self] _ throws(WebImageError) in
                 do throws(ServiceError) {
-                    let data = try await sources.data(for: source)
+                    let data = try await sources.data(for: source) { metrics.sourceFetched(bytes: $0) }
                     let produced = try await gate.withSlot { () throws(ServiceError) in
-                        try ResultProducer(configuration: configuration, options: options)
+                        let clock = ContinuousClock()
+                        let start = clock.now
+                        defer { metrics.processed(after: clock.now - start) }
+                        return try ResultProducer(configuration: configuration, options: options)
                             .produce(from: data, format: format)
                     }
                     memory.store(produced, forKey: key)

@@ -7,7 +7,8 @@ struct SourceStore: Sendable {
     let downloader: ImageDownloader
     let disk: DiskCache?
 
-    func data(for url: URL) async throws(ServiceError) -> Data {
+    /// The source's bytes; `downloaded` hears how many came over the network (not on a cache hit).
+    func data(for url: URL, downloaded: (Int) -> Void = { _ in }) async throws(ServiceError) -> Data {
         let key = "source:" + url.absoluteString
         if let disk, let cached = await FileIO.read({ disk.data(forKey: key) }) { return cached }
         let data: Data
@@ -16,6 +17,7 @@ struct SourceStore: Sendable {
         } catch {
             throw ServiceErrorMapping.map(error)
         }
+        downloaded(data.count)
         if let disk {
             FileIOExecutor.shared.enqueue { try? disk.setData(data, forKey: key, metadata: nil) }
         }

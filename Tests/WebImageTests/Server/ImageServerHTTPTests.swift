@@ -21,6 +21,11 @@ struct ImageServerHTTPTests {
                 #expect(response.status == .ok)
                 #expect(String(buffer: response.body) == "OK\n")
             }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
+                #expect(String(buffer: response.body).contains("# TYPE webimage_requests_in_flight gauge"))
+            }
             try await client.execute(uri: "/health", method: .post) { response in
                 #expect(response.status == .methodNotAllowed)
             }

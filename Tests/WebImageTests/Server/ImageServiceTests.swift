@@ -225,4 +225,24 @@ struct ImageServiceTests {
             #expect(keptImage.width == 16 && keptImage.height == 24)
         }
     }
+
+    @Test func metricsCountRequestsByStatusCacheTiersAndSourceBytes() async throws {
+        try await Self.withService(disk: false) { service, origin, _ in
+            let path = Self.path("w:40", origin.url(Self.photo))
+            _ = await service.respond(to: ServiceRequest(path: path))
+            _ = await service.respond(to: ServiceRequest(path: path))
+            _ = await service.respond(to: ServiceRequest(path: Self.path("nope:1", origin.url(Self.photo))))
+            let text = service.metricsText()
+            let sourceBytes = try Fixtures.data("jpeg/photo_800x600.jpg").count
+            #expect(text.contains("webimage_requests_total{status=\"200\"} 2"), "\(text)")
+            #expect(text.contains("webimage_requests_total{status=\"400\"} 1"))
+            #expect(text.contains("webimage_cache_hits_total{tier=\"memory\"} 1"))
+            #expect(text.contains("webimage_cache_misses_total 1"))
+            #expect(text.contains("webimage_source_bytes_total \(sourceBytes)"))
+            #expect(text.contains("webimage_request_duration_seconds_count 3"))
+            #expect(text.contains("webimage_processing_duration_seconds_count 1"))
+            #expect(text.contains("webimage_requests_in_flight 0"))
+            #expect(text.contains("webimage_processing_queue_depth 0"))
+        }
+    }
 }
