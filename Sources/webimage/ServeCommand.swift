@@ -18,7 +18,7 @@ struct ServeCommand: AsyncParsableCommand {
             by an environment variable: WEBIMAGE_HOST, WEBIMAGE_PORT, WEBIMAGE_CACHE_DIR, WEBIMAGE_KEY, \
             WEBIMAGE_SALT, WEBIMAGE_ALLOW_LOOPBACK_SOURCES, WEBIMAGE_ALLOW_PRIVATE_SOURCES, \
             WEBIMAGE_ALLOWED_SOURCES (comma-separated), WEBIMAGE_MAX_SOURCE_BYTES, \
-            WEBIMAGE_MAX_SOURCE_PIXELS, WEBIMAGE_WORKERS, WEBIMAGE_QUEUE, WEBIMAGE_TIMEOUT, WEBIMAGE_TTL, WEBIMAGE_QUALITY, WEBIMAGE_NO_AUTO_FORMAT (1 or true). \
+            WEBIMAGE_MAX_SOURCE_PIXELS, WEBIMAGE_MAX_ANIMATION_FRAMES, WEBIMAGE_WORKERS, WEBIMAGE_QUEUE, WEBIMAGE_TIMEOUT, WEBIMAGE_TTL, WEBIMAGE_QUALITY, WEBIMAGE_NO_AUTO_FORMAT (1 or true). \
             A flag wins over its variable. SIGTERM or SIGINT stops accepting, finishes the requests in \
             flight and exits 0.
             """)
@@ -54,6 +54,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Refuse sources with more pixels than this (default 50 million).")
     var maxSourcePixels: Int?
 
+    @Option(help: "Refuse animations with more frames than this (default 1000).")
+    var maxAnimationFrames: Int?
+
     @Option(help: "Results made at once (default: the core count).")
     var workers: Int?
 
@@ -85,6 +88,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let value = try maxSourcePixels ?? settings.integer("MAX_SOURCE_PIXELS") {
             configuration.maxSourcePixels = try ServeSettings.positive(value, "--max-source-pixels")
+        }
+        if let value = try maxAnimationFrames ?? settings.integer("MAX_ANIMATION_FRAMES") {
+            configuration.maxAnimationFrames = try ServeSettings.positive(value, "--max-animation-frames")
         }
         if let value = try workers ?? settings.integer("WORKERS") {
             configuration.workers = try ServeSettings.positive(value, "--workers")

@@ -21,6 +21,10 @@ struct ResultProducer {
                 throw WebImageError.imageTooLarge(
                     width: shown.width, height: shown.height, limit: configuration.maxSourcePixels)
             }
+            guard info.frameCount <= configuration.maxAnimationFrames else {
+                throw ServiceError.unprocessable(
+                    "the source has \(info.frameCount) frames, above the limit of \(configuration.maxAnimationFrames)")
+            }
             let plan = try ProcessingPlan(source: shown, options: options)
             // Kept orientation: the decoder reads the size box as shown, so turn it too.
             let swapsBox = !options.autoRotate && info.orientation.swapsDimensions

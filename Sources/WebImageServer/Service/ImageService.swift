@@ -20,13 +20,16 @@ public final class ImageService: Sendable {
     /// Processing runs under way, by result key: identical concurrent requests share one.
     let runs = InFlightTable<String, ProcessedResult, Never>()
     let logger: Logger
+    /// What a service logs to when given no logger: nothing (as AsyncHTTPClient's default).
+    public static let silentLogger = Logger(label: "webimage.serve", factory: { _ in SwiftLogNoOpLogHandler() })
     /// Counters and histograms for `GET /metrics`.
     public let metrics: ServiceMetrics
 
-    /// A service with its own downloader (limited to the configuration's source size) and, with
-    /// a cache directory, a disk cache for sources and results.
+    /// A service with its own downloader (limited to the configuration's source size and
+    /// guarded against private addresses) and, with a cache directory, a disk cache for sources
+    /// and results. It logs one `info` line per request to `logger` (nothing by default).
     public init(
-        configuration: ServiceConfiguration, logger: Logger = Logger(label: "webimage.serve"),
+        configuration: ServiceConfiguration, logger: Logger = ImageService.silentLogger,
         metrics: ServiceMetrics = ServiceMetrics()
     ) throws(WebImageError) {
         self.configuration = configuration
@@ -63,7 +66,15 @@ public final class ImageService: Sendable {
             if error.status >= 500 { logger.warning("\(request.path): \(error.message)") }
             response = .failure(error)
         }
-        metrics.requestFinished(status: response.status, after: clock.now - start)
+        let elapsed = clock.now - start
+        metrics.requestFinished(status: response.status, after: elapsed)
+        logger.info(
+            "request",
+            metadata: [
+                "path": "\(request.path)", "status": "\(response.status)",
+                "ms": "\(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)",
+                "bytes": "\(response.body.count)",
+            ])
         return response
     }
 

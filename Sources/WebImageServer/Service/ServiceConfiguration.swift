@@ -24,6 +24,8 @@ public struct ServiceConfiguration: Sendable {
     public var maxSourceBytes = 64 << 20
     /// Refuse sources with more pixels than this per frame, before decoding them.
     public var maxSourcePixels = 50_000_000
+    /// Refuse animations with more frames than this (imgproxy's `MAX_ANIMATION_FRAMES`).
+    public var maxAnimationFrames = 1000
     /// Bytes of decoded animation frames one request may hold.
     public var maxAnimationBytes = 256 << 20
     /// Bytes of recent results kept in memory (a result above a quarter of it is not kept).

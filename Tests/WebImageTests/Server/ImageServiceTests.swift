@@ -245,4 +245,30 @@ struct ImageServiceTests {
             #expect(text.contains("webimage_processing_queue_depth 0"))
         }
     }
+
+    @Test func animationsWithTooManyFramesAreRefusedBeforeDecoding() async throws {
+        try await Self.withService(
+            disk: false, configure: { $0.maxAnimationFrames = 2 },
+            body: { service, origin, _ in
+                let response = await service.respond(
+                    to: ServiceRequest(path: Self.path("w:10", origin.url("/fixtures/webp/animated.webp"))))
+                #expect(response.status == 422)
+                #expect(String(decoding: response.body, as: UTF8.self).contains("5 frames"))
+            })
+    }
+
+    @Test func eachRequestIsLoggedWithItsStatusAndTime() async throws {
+        let logs = CapturedLogs()
+        var configuration = ServiceConfiguration()
+        configuration.allowsLoopbackSources = true
+        let service = try ImageService(configuration: configuration, logger: logs.logger("serve"))
+        try await withOrigin { origin in
+            _ = await service.respond(to: ServiceRequest(path: Self.path("w:10", origin.url(Self.photo))))
+            _ = await service.respond(to: ServiceRequest(path: "/_/nope:1/plain/http://h/x.jpg"))
+        }
+        let lines = logs.entries
+        #expect(lines.count == 2)
+        #expect(lines.first?.metadata["status"] == "200" && lines.last?.metadata["status"] == "400")
+        #expect(lines.allSatisfy { $0.message == "request" && $0.metadata["ms"] != nil })
+    }
 }
