@@ -1,8 +1,8 @@
 import Foundation
 import WebImage
 
-/// Source bytes to result bytes: read the header, plan, decode no larger than the plan needs,
-/// process every frame, encode.
+/// Source bytes to result bytes: read the header, plan, then either pass the source through
+/// (nothing to change) or decode no larger than the plan needs, process every frame, encode.
 struct ResultProducer {
     let configuration: ServiceConfiguration
     let options: ProcessingOptions
@@ -26,6 +26,9 @@ struct ResultProducer {
                     "the source has \(info.frameCount) frames, above the limit of \(configuration.maxAnimationFrames)")
             }
             let plan = try ProcessingPlan(source: shown, options: options)
+            if passesThrough(data, info: info, plan: plan, requested: requested) {
+                return ProcessedResult(data: data, contentType: info.format.mimeType ?? "application/octet-stream")
+            }
             // Kept orientation: the decoder reads the size box as shown, so turn it too.
             let swapsBox = !options.autoRotate && info.orientation.swapsDimensions
             let image = try coders.decode(data, options: decodeOptions(plan, swapsBox: swapsBox))
@@ -41,6 +44,20 @@ struct ResultProducer {
         } catch {
             throw .internalError("processing failed")
         }
+    }
+
+    /// Whether the source's own bytes are the result: the same format, upright, nothing to
+    /// crop, scale, filter, re-encode or strip. They are sent without being decoded.
+    private func passesThrough(_ data: Data, info: ImageInfo, plan: ProcessingPlan, requested: ImageFormat?) -> Bool {
+        let format = requested ?? OutputFormats.fallback(source: info.format, hasAlpha: info.hasAlpha)
+        guard format == info.format, info.orientation == .up else { return false }
+        guard plan.cropSize == plan.rotatedSource, plan.scaledSize == plan.rotatedSource,
+            plan.resultSize == plan.rotatedSource, plan.extendedSize(options) == plan.resultSize
+        else { return false }
+        guard options.rotate == 0, options.blur == 0, options.sharpen == 0, options.background == nil,
+            options.cornerRadius == 0, options.tint == nil, options.quality == nil, options.maxBytes == nil
+        else { return false }
+        return !options.stripMetadata || MetadataProbe.kinds(in: data).isDisjoint(with: [.exif, .xmp])
     }
 
     private func decodeOptions(_ plan: ProcessingPlan, swapsBox: Bool) -> ImageDecodeOptions {

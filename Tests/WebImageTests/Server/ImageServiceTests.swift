@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import WebImage
 import WebImageTestOrigin
 
+@testable import WebImage
 @testable import WebImageServer
 
 /// The service end to end, in process, against the loopback test origin.
@@ -270,5 +270,41 @@ struct ImageServiceTests {
         #expect(lines.count == 2)
         #expect(lines.first?.metadata["status"] == "200" && lines.last?.metadata["status"] == "400")
         #expect(lines.allSatisfy { $0.message == "request" && $0.metadata["ms"] != nil })
+    }
+
+    @Test func anUnprocessedRequestPassesTheSourceBytesThrough() async throws {
+        try await Self.withService(disk: false) { service, origin, _ in
+            let photo = try Fixtures.data("jpeg/photo_800x600.jpg")
+            let same = await service.respond(to: ServiceRequest(path: Self.path("", origin.url(Self.photo))))
+            #expect(same.status == 200 && same.body == photo)
+            let sameSize = await service.respond(
+                to: ServiceRequest(path: Self.path("w:800/g:sm", origin.url(Self.photo), ext: "jpg")))
+            #expect(sameSize.body == photo)
+            // Another format, a changed size or an explicit quality is processed.
+            for (options, ext) in [("", "webp"), ("w:799", "jpg"), ("q:50", "jpg")] {
+                let changed = await service.respond(
+                    to: ServiceRequest(path: Self.path(options, origin.url(Self.photo), ext: ext)))
+                #expect(changed.status == 200 && changed.body != photo, "\(options) \(ext)")
+            }
+            // A source whose EXIF says it is turned is turned.
+            let turned = try Fixtures.data("metadata/photo.jpg")
+            let upright = await service.respond(
+                to: ServiceRequest(path: Self.path("", origin.url("/fixtures/metadata/photo.jpg"))))
+            #expect(upright.body != turned)
+        }
+    }
+
+    @Test func aSourceWithXMPPassesThroughOnlyWhenMetadataIsKept() async throws {
+        try await Self.withService(disk: false) { service, origin, _ in
+            let photo = try Fixtures.data("jpeg/photo_800x600.jpg")
+            let tagged = JPEGMetadata.inserting(
+                ImageMetadata(xmp: try Fixtures.data("metadata/metadata.xmp")), into: photo)
+            origin.register(path: "/tagged.jpg", body: tagged, contentType: "image/jpeg")
+            let stripped = await service.respond(to: ServiceRequest(path: Self.path("", origin.url("/tagged.jpg"))))
+            #expect(stripped.status == 200 && stripped.body != tagged)
+            #expect(MetadataProbe.kinds(in: stripped.body).isDisjoint(with: [.exif, .xmp]))
+            let kept = await service.respond(to: ServiceRequest(path: Self.path("sm:0", origin.url("/tagged.jpg"))))
+            #expect(kept.body == tagged)
+        }
     }
 }
