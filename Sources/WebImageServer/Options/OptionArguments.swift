@@ -180,10 +180,7 @@ struct OptionArguments {
     func filename() throws(ServiceError) -> String {
         guard values.count == 1 || values.count == 2 else { throw failure("takes a name and an optional 'encoded'") }
         guard values.count == 2, try boolean(values[1]) else { return values[0] }
-        var base64 = values[0].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.hasSuffix("=") { base64.removeLast() }
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), let name = String(data: data, encoding: .utf8) else {
+        guard let data = Data(base64URLEncoded: values[0]), let name = String(data: data, encoding: .utf8) else {
             throw failure("the encoded file name is not base64url UTF-8")
         }
         return name

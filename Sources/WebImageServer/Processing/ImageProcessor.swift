@@ -40,7 +40,7 @@ struct ImageProcessor: ImageTransforming {
             result = try ImageTintTransformer(color: tint).transformedImage(result, forKey: key)
         }
         if let background = options.background, result.hasAlpha {
-            result.bitmap = Flattening.flattened(result.bitmap, onto: background)
+            result.bitmap = result.bitmap.composited(onto: background)
             result.hasAlpha = false
         }
         result.metadata = image.metadata

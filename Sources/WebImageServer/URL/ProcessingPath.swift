@@ -65,10 +65,7 @@ public struct ProcessingPath: Sendable, Equatable {
     private static func encodedSource(_ text: String) throws(ServiceError) -> (String, String?) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count <= 2 else { throw .badRequest("the encoded source has more than one '.'") }
-        var base64 = parts[0].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.hasSuffix("=") { base64.removeLast() }
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), let decoded = String(data: data, encoding: .utf8),
+        guard let data = Data(base64URLEncoded: parts[0]), let decoded = String(data: data, encoding: .utf8),
             !decoded.isEmpty
         else {
             throw .badRequest("the source is neither 'plain/…' nor valid base64url")

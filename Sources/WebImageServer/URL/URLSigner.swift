@@ -93,6 +93,14 @@ public struct URLSigner: Sendable {
 }
 
 extension Data {
+    /// Decodes RFC 4648 §5 base64url text, with or without `=` padding.
+    init?(base64URLEncoded text: some StringProtocol) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.hasSuffix("=") { base64.removeLast() }
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        self.init(base64Encoded: base64)
+    }
+
     /// RFC 4648 §5 base64url, without `=` padding.
     func base64URLEncodedWithoutPadding() -> String {
         var text = base64EncodedString()

@@ -102,7 +102,7 @@ extension ImageBitmap {
     }
 
     /// Straight-alpha "over" onto an opaque colour (its alpha is ignored).
-    func composited(onto background: RGBA8) -> ImageBitmap {
+    package func composited(onto background: RGBA8) -> ImageBitmap {
         let bg = (UInt32(background.r), UInt32(background.g), UInt32(background.b))
         return pixels.withUnsafeBufferPointer { src in
             ImageBitmap(width: width, height: height) { dst in
