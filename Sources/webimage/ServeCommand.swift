@@ -132,6 +132,8 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardOutput.write(Data("webimage serve: listening on http://\(shown):\(port)\n".utf8))
         }
         try await app.runService()
+        // Drained: let the cache writes finish and close the source client.
+        await service.shutdown()
     }
 }
 

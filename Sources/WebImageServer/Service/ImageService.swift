@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Logging
 import WebImage
@@ -76,6 +75,13 @@ public final class ImageService: Sendable {
                 "bytes": "\(response.body.count)",
             ])
         return response
+    }
+
+    /// Cancels the source downloads under way and closes the service's HTTP client; later
+    /// requests that need a source fail with 502. Call it once the server has stopped.
+    public func shutdown() async {
+        await sources.downloader.shutdown()
+        await FileIOExecutor.shared.drain()
     }
 
     /// `GET /metrics`: the Prometheus text exposition, the queue gauges read now.

@@ -104,7 +104,9 @@ struct ImageServiceTests {
             #expect(responses.allSatisfy { $0.status == 200 && $0.body == responses[0].body })
             #expect(origin.requestCount(path: Self.photo) == 1)
             #expect(service.runs.count == 0)
-            // A repeat is served from memory (this service has no disk cache).
+            // A repeat is served from memory (this service has no disk cache), even after the
+            // source client is closed.
+            await service.shutdown()
             #expect(await service.respond(to: request).body == responses[0].body)
             #expect(origin.requestCount(path: Self.photo) == 1)
         }
