@@ -5,8 +5,15 @@ import Foundation
 struct SourcePolicy {
     let configuration: ServiceConfiguration
 
+    /// Characters a decoded source may keep as they are; anything else (a space, a quote,
+    /// non-ASCII, a literal `%`) is percent-encoded again before the URL is parsed.
+    private static let keptCharacters = CharacterSet.urlQueryAllowed.union(CharacterSet(charactersIn: "#"))
+
     func url(for source: String) throws(ServiceError) -> URL {
-        guard let url = URL(string: source), let scheme = url.scheme?.lowercased(),
+        let parsed =
+            URL(string: source)
+            ?? source.addingPercentEncoding(withAllowedCharacters: Self.keptCharacters).flatMap(URL.init(string:))
+        guard let url = parsed, let scheme = url.scheme?.lowercased(),
             scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
         else {
             throw .badRequest("the source must be an http or https URL")

@@ -37,6 +37,14 @@ struct ProcessingPathTests {
         #expect(bare.formatExtension == nil)
     }
 
+    @Test func decodedSourcesWithSpacesOrPercentSignsAreEncodedAgainForTheFetch() throws {
+        let policy = SourcePolicy(configuration: ServiceConfiguration())
+        let path = try ProcessingPath("/_/w:1/plain/http://host/my%20photo%25.jpg")
+        #expect(try policy.url(for: path.source).absoluteString == "http://host/my%20photo%25.jpg")
+        #expect(try policy.url(for: "https://host/a.jpg?v=1").absoluteString == "https://host/a.jpg?v=1")
+        #expect(throws: ServiceError.self) { try policy.url(for: "not a url") }
+    }
+
     @Test func paddedBase64AndNoOptionsAreAccepted() throws {
         let source = Data("https://h/i.gif".utf8).base64EncodedString()
         let path = try ProcessingPath("/x/" + source)
