@@ -83,18 +83,17 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.allowsLoopbackSources = allowLoopbackSources || settings.flag("ALLOW_LOOPBACK_SOURCES")
         configuration.allowsPrivateSources = allowPrivateSources || settings.flag("ALLOW_PRIVATE_SOURCES")
         configuration.allowedSourcePrefixes = allowedSource.isEmpty ? settings.list("ALLOWED_SOURCES") : allowedSource
-        if let value = try maxSourceBytes ?? settings.integer("MAX_SOURCE_BYTES") {
-            configuration.maxSourceBytes = try ServeSettings.positive(value, "--max-source-bytes")
-        }
-        if let value = try maxSourcePixels ?? settings.integer("MAX_SOURCE_PIXELS") {
-            configuration.maxSourcePixels = try ServeSettings.positive(value, "--max-source-pixels")
-        }
-        if let value = try maxAnimationFrames ?? settings.integer("MAX_ANIMATION_FRAMES") {
-            configuration.maxAnimationFrames = try ServeSettings.positive(value, "--max-animation-frames")
-        }
-        if let value = try workers ?? settings.integer("WORKERS") {
-            configuration.workers = try ServeSettings.positive(value, "--workers")
-        }
+        let counts = try settings.positive(
+            [
+                ("MAX_SOURCE_BYTES", "--max-source-bytes", maxSourceBytes),
+                ("MAX_SOURCE_PIXELS", "--max-source-pixels", maxSourcePixels),
+                ("MAX_ANIMATION_FRAMES", "--max-animation-frames", maxAnimationFrames),
+                ("WORKERS", "--workers", workers),
+            ])
+        configuration.maxSourceBytes = counts["MAX_SOURCE_BYTES"] ?? configuration.maxSourceBytes
+        configuration.maxSourcePixels = counts["MAX_SOURCE_PIXELS"] ?? configuration.maxSourcePixels
+        configuration.maxAnimationFrames = counts["MAX_ANIMATION_FRAMES"] ?? configuration.maxAnimationFrames
+        configuration.workers = counts["WORKERS"] ?? configuration.workers
         if let value = try queue ?? settings.integer("QUEUE") {
             guard value >= 0 else { throw CommandFailure("--queue must be 0 or more") }
             configuration.queueLimit = value
@@ -165,9 +164,16 @@ struct ServeSettings {
         ["1", "true", "yes"].contains(string(name)?.lowercased() ?? "")
     }
 
-    static func positive(_ value: Int, _ name: String) throws -> Int {
-        guard value > 0 else { throw CommandFailure("\(name) must be positive") }
-        return value
+    /// For each (variable, flag, flag value): the flag's value, else the variable's, checked to
+    /// be positive; keyed by variable name, absent when neither is given.
+    func positive(_ settings: [(variable: String, flag: String, value: Int?)]) throws -> [String: Int] {
+        var values: [String: Int] = [:]
+        for (variable, flag, given) in settings {
+            guard let value = try given ?? integer(variable) else { continue }
+            guard value > 0 else { throw CommandFailure("\(flag) must be positive") }
+            values[variable] = value
+        }
+        return values
     }
 
     /// The key/salt pairs from the flags, else from `WEBIMAGE_KEY` and `WEBIMAGE_SALT`.

@@ -24,7 +24,7 @@ public struct ImageServerResponder: HTTPResponder {
         if path == "/health" {
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-cache"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: "OK\n")))
+                body: ResponseBody(byteBuffer: ByteBuffer(string: "OK")))
         }
         if path == "/metrics" {
             return Response(

@@ -43,7 +43,6 @@ struct ImageProcessor: ImageTransforming {
             result.bitmap = result.bitmap.composited(onto: background)
             result.hasAlpha = false
         }
-        result.metadata = image.metadata
         return result
     }
 

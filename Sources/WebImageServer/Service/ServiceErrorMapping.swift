@@ -1,8 +1,8 @@
 import WebImage
 
 /// The status a library error becomes: the source's own 404, 502 for its other failures, 504
-/// for its timeouts, 422 for bytes that are not an image this service decodes, 413 for a
-/// source too large. Messages name what failed, never a credential or a file path.
+/// for its timeouts, 422 for bytes that are not an image this service decodes or a source
+/// above the size limit. Messages name what failed, never a credential or a file path.
 enum ServiceErrorMapping {
     static func map(_ error: WebImageError) -> ServiceError {
         switch error.code {
@@ -24,7 +24,7 @@ enum ServiceErrorMapping {
         case .transferFailed:
             switch error.transferFailure?.kind {
             case .timedOut: return .gatewayTimeout("the source did not answer in time")
-            case .responseTooLarge: return ServiceError(status: 413, message: "the source is larger than allowed")
+            case .responseTooLarge: return .unprocessable("the source is larger than allowed")
             case .cannotFindHost: return .badGateway("the source's host was not found")
             default:
                 return .badGateway(

@@ -15,19 +15,20 @@ struct ImageServerHTTPTests {
     }
 
     @Test func healthAnswersOK() async throws {
-        let service = try ImageService(configuration: ServiceConfiguration())
-        try await Self.application(service).test(.router) { client in
-            try await client.execute(uri: "/health", method: .get) { response in
-                #expect(response.status == .ok)
-                #expect(String(buffer: response.body) == "OK\n")
-            }
-            try await client.execute(uri: "/metrics", method: .get) { response in
-                #expect(response.status == .ok)
-                #expect(response.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
-                #expect(String(buffer: response.body).contains("# TYPE webimage_requests_in_flight gauge"))
-            }
-            try await client.execute(uri: "/health", method: .post) { response in
-                #expect(response.status == .methodNotAllowed)
+        try await withImageService(ServiceConfiguration()) { service in
+            try await Self.application(service).test(.router) { client in
+                try await client.execute(uri: "/health", method: .get) { response in
+                    #expect(response.status == .ok)
+                    #expect(String(buffer: response.body) == "OK")
+                }
+                try await client.execute(uri: "/metrics", method: .get) { response in
+                    #expect(response.status == .ok)
+                    #expect(response.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
+                    #expect(String(buffer: response.body).contains("# TYPE webimage_requests_in_flight gauge"))
+                }
+                try await client.execute(uri: "/health", method: .post) { response in
+                    #expect(response.status == .methodNotAllowed)
+                }
             }
         }
     }
@@ -35,27 +36,28 @@ struct ImageServerHTTPTests {
     @Test func aPlainSourceURLSurvivesTheServerAndHEADSendsNoBody() async throws {
         var configuration = ServiceConfiguration()
         configuration.allowsLoopbackSources = true
-        let service = try ImageService(configuration: configuration)
-        try await withOrigin { origin in
-            let source = origin.url("/fixtures/png/rgba8.png").absoluteString
-            let uri = "/insecure/rs:fit:8:8/plain/\(source)@webp"
-            try await Self.application(service).test(.live) { client in
-                let size = try await client.execute(uri: uri, method: .get) { response in
-                    #expect(response.status == .ok)
-                    #expect(response.headers[.contentType] == "image/webp")
-                    let image = try ImageCodersManager.shared.decode(
-                        Data(buffer: response.body), options: ImageDecodeOptions())
-                    #expect(max(image.width, image.height) == 8)
-                    return response.body.readableBytes
-                }
-                try await client.execute(uri: uri, method: .head) { response in
-                    #expect(response.status == .ok)
-                    #expect(response.body.readableBytes == 0)
-                    #expect(response.headers[.contentLength] == String(size))
-                }
-                try await client.execute(uri: "/insecure/nope:1/plain/\(source)", method: .get) { response in
-                    #expect(response.status == .badRequest)
-                    #expect(String(buffer: response.body).contains("'nope'"))
+        try await withImageService(configuration) { service in
+            try await withOrigin { origin in
+                let source = origin.url("/fixtures/png/rgba8.png").absoluteString
+                let uri = "/insecure/rs:fit:8:8/plain/\(source)@webp"
+                try await Self.application(service).test(.live) { client in
+                    let size = try await client.execute(uri: uri, method: .get) { response in
+                        #expect(response.status == .ok)
+                        #expect(response.headers[.contentType] == "image/webp")
+                        let image = try ImageCodersManager.shared.decode(
+                            Data(buffer: response.body), options: ImageDecodeOptions())
+                        #expect(max(image.width, image.height) == 8)
+                        return response.body.readableBytes
+                    }
+                    try await client.execute(uri: uri, method: .head) { response in
+                        #expect(response.status == .ok)
+                        #expect(response.body.readableBytes == 0)
+                        #expect(response.headers[.contentLength] == String(size))
+                    }
+                    try await client.execute(uri: "/insecure/nope:1/plain/\(source)", method: .get) { response in
+                        #expect(response.status == .badRequest)
+                        #expect(String(buffer: response.body).contains("'nope'"))
+                    }
                 }
             }
         }

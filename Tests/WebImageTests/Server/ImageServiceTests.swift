@@ -28,8 +28,9 @@ struct ImageServiceTests {
         configuration.allowsLoopbackSources = true  // the test origin is on 127.0.0.1
         if disk { configuration.cacheDirectory = directory }
         configure(&configuration)
-        let service = try ImageService(configuration: configuration)
-        return try await withOrigin { origin in try await body(service, origin, directory) }
+        return try await withImageService(configuration) { service in
+            try await withOrigin { origin in try await body(service, origin, directory) }
+        }
     }
 
     static let photo = "/fixtures/jpeg/photo_800x600.jpg"
@@ -78,16 +79,16 @@ struct ImageServiceTests {
         configuration.allowsLoopbackSources = true
         try await withOrigin { origin in
             let request = ServiceRequest(path: Self.path("rs:fill:120:120", origin.url(Self.photo)))
-            let first = try await ImageService(configuration: configuration).respond(to: request)
+            let first = try await withImageService(configuration) { await $0.respond(to: request) }
             await FileIOExecutor.shared.drain()
             // Another service on the same directory (a restart) finds the result on disk.
-            let again = try await ImageService(configuration: configuration).respond(to: request)
+            let again = try await withImageService(configuration) { await $0.respond(to: request) }
             #expect(again.status == 200 && again.body == first.body)
             #expect(again.header("ETag") == first.header("ETag"))
             #expect(again.header("Last-Modified") == first.header("Last-Modified"))
             // A different result of the same source reads the source from disk too.
-            let other = try await ImageService(configuration: configuration).respond(
-                to: ServiceRequest(path: Self.path("rs:fit:50:50", origin.url(Self.photo))))
+            let otherRequest = ServiceRequest(path: Self.path("rs:fit:50:50", origin.url(Self.photo)))
+            let other = try await withImageService(configuration) { await $0.respond(to: otherRequest) }
             #expect(other.status == 200)
             #expect(origin.requestCount(path: Self.photo) == 1)
         }
@@ -259,14 +260,26 @@ struct ImageServiceTests {
             })
     }
 
+    @Test func aSourceAboveTheByteLimitIsUnprocessable() async throws {
+        try await Self.withService(
+            disk: false, configure: { $0.maxSourceBytes = 1000 },
+            body: { service, origin, _ in
+                let response = await service.respond(
+                    to: ServiceRequest(path: Self.path("w:10", origin.url(Self.photo))))
+                #expect(response.status == 422)
+                #expect(String(decoding: response.body, as: UTF8.self).contains("larger than allowed"))
+            })
+    }
+
     @Test func eachRequestIsLoggedWithItsStatusAndTime() async throws {
         let logs = CapturedLogs()
         var configuration = ServiceConfiguration()
         configuration.allowsLoopbackSources = true
-        let service = try ImageService(configuration: configuration, logger: logs.logger("serve"))
-        try await withOrigin { origin in
-            _ = await service.respond(to: ServiceRequest(path: Self.path("w:10", origin.url(Self.photo))))
-            _ = await service.respond(to: ServiceRequest(path: "/_/nope:1/plain/http://h/x.jpg"))
+        try await withImageService(configuration, logger: logs.logger("serve")) { service in
+            try await withOrigin { origin in
+                _ = await service.respond(to: ServiceRequest(path: Self.path("w:10", origin.url(Self.photo))))
+                _ = await service.respond(to: ServiceRequest(path: "/_/nope:1/plain/http://h/x.jpg"))
+            }
         }
         let lines = logs.entries
         #expect(lines.count == 2)

@@ -66,17 +66,18 @@ struct ProcessingGateTests {
         configuration.allowsLoopbackSources = true
         configuration.workers = 1
         configuration.queueLimit = 0
-        let service = try ImageService(configuration: configuration)
-        try await withOrigin { origin in
-            try await service.gate.acquire()  // the only worker is busy
-            let source = Data(origin.url("/fixtures/png/rgba8.png").absoluteString.utf8)
-                .base64URLEncodedWithoutPadding()
-            let busy = await service.respond(to: ServiceRequest(path: "/_/w:4/" + source))
-            #expect(busy.status == 429)
-            #expect(busy.header("Cache-Control") == "no-cache")
-            service.gate.release()
-            let free = await service.respond(to: ServiceRequest(path: "/_/w:4/" + source))
-            #expect(free.status == 200)
+        try await withImageService(configuration) { service in
+            try await withOrigin { origin in
+                try await service.gate.acquire()  // the only worker is busy
+                let source = Data(origin.url("/fixtures/png/rgba8.png").absoluteString.utf8)
+                    .base64URLEncodedWithoutPadding()
+                let busy = await service.respond(to: ServiceRequest(path: "/_/w:4/" + source))
+                #expect(busy.status == 429)
+                #expect(busy.header("Cache-Control") == "no-cache")
+                service.gate.release()
+                let free = await service.respond(to: ServiceRequest(path: "/_/w:4/" + source))
+                #expect(free.status == 200)
+            }
         }
     }
 }

@@ -55,37 +55,40 @@ struct SourceGuardTests {
     }
 
     @Test func loopbackSourcesByAddressOrNameAreRefusedUntouchedByDefault() async throws {
-        let service = try ImageService(configuration: ServiceConfiguration())
-        try await withOrigin { origin in
-            for source in [
-                origin.url("/fixtures/png/rgba8.png").absoluteString,
-                "http://localhost:\(origin.port)/fixtures/png/rgba8.png",
-                "http://[::1]:\(origin.port)/fixtures/png/rgba8.png",
-            ] {
-                let response = await Self.respond(service, source)
-                #expect(response.status == 403, "\(source)")
-                #expect(String(decoding: response.body, as: UTF8.self).contains("loopback"), "\(source)")
+        try await withImageService(ServiceConfiguration()) { service in
+            try await withOrigin { origin in
+                for source in [
+                    origin.url("/fixtures/png/rgba8.png").absoluteString,
+                    "http://localhost:\(origin.port)/fixtures/png/rgba8.png",
+                    "http://[::1]:\(origin.port)/fixtures/png/rgba8.png",
+                ] {
+                    let response = await Self.respond(service, source)
+                    #expect(response.status == 403, "\(source)")
+                    #expect(String(decoding: response.body, as: UTF8.self).contains("loopback"), "\(source)")
+                }
+                #expect(origin.totalRequestCount == 0)
             }
-            #expect(origin.totalRequestCount == 0)
         }
     }
 
     @Test func aRedirectToAPrivateAddressIsRefusedBeforeItIsFollowed() async throws {
         var configuration = ServiceConfiguration()
         configuration.allowsLoopbackSources = true
-        let service = try ImageService(configuration: configuration)
-        try await withOrigin { origin in
-            let source = origin.url("/hop?status=302&header=Location:http://10.255.0.1/x.png").absoluteString
-            let response = await Self.respond(service, source)
-            #expect(response.status == 403)
-            #expect(String(decoding: response.body, as: UTF8.self).contains("private"))
-            #expect(origin.requestCount(path: "/hop") == 1)
+        try await withImageService(configuration) { service in
+            try await withOrigin { origin in
+                let source = origin.url("/hop?status=302&header=Location:http://10.255.0.1/x.png").absoluteString
+                let response = await Self.respond(service, source)
+                #expect(response.status == 403)
+                #expect(String(decoding: response.body, as: UTF8.self).contains("private"))
+                #expect(origin.requestCount(path: "/hop") == 1)
+            }
         }
     }
 
     @Test func aNameThatDoesNotResolveIsABadGateway() async throws {
-        let service = try ImageService(configuration: ServiceConfiguration())
-        let response = await Self.respond(service, "http://no-such-host.invalid/x.png")
-        #expect(response.status == 502)
+        try await withImageService(ServiceConfiguration()) { service in
+            let response = await Self.respond(service, "http://no-such-host.invalid/x.png")
+            #expect(response.status == 502)
+        }
     }
 }
