@@ -7,24 +7,12 @@ import WebImageTestOrigin
 @Suite("webimage serve", .serialized)
 struct ServeCommandTests {
     /// Starts `webimage serve` with `flags` and a free port; returns the process and its base URL.
-    static func start(_ flags: [String]) async throws -> (Process, URL) {
-        let (process, out) = CommandRunner.process(["serve", "--port", "0"] + flags)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let line = await onOwnThread { () -> String in
-            var text = ""
-            while !text.contains("\n") {
-                let chunk = out.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                text += String(decoding: chunk, as: UTF8.self)
-            }
-            return text
-        }
+    static func start(_ flags: [String]) async throws -> (ChildProcess, URL) {
+        let process = try CommandRunner.start(["serve", "--port", "0"] + flags, standardError: .discarded)
+        let line = await onOwnThread { process.readLine() }
         let prefix = "webimage serve: listening on "
-        guard let announced = line.split(separator: "\n").first, announced.hasPrefix(prefix),
-            let url = URL(string: String(announced.dropFirst(prefix.count)))
-        else {
-            process.terminate()
+        guard line.hasPrefix(prefix), let url = URL(string: String(line.dropFirst(prefix.count))) else {
+            process.killAndReap()
             throw CommandFailureForTest(message: "serve did not announce its address: \(line)")
         }
         return (process, url)
@@ -35,7 +23,7 @@ struct ServeCommandTests {
     @Test func sigtermFinishesTheRequestInFlightAndExitsZero() async throws {
         try await withOrigin { origin in
             let (process, base) = try await Self.start(["--allow-loopback-sources"])
-            defer { if process.isRunning { process.terminate() } }
+            defer { process.killAndReap() }
             let source = origin.url("/fixtures/jpeg/photo_800x600.jpg?delay=1500").absoluteString
             let encoded = Data(source.utf8).base64EncodedString()
                 .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
@@ -44,15 +32,12 @@ struct ServeCommandTests {
             let downloader = ImageDownloader(config: ImageDownloaderConfig())
             let request = Task { try await downloader.downloadData(with: imageURL) }
             #expect(await eventually { origin.inFlightCount == 1 }, "the request reached the source")
-            kill(process.processIdentifier, SIGTERM)
+            process.send(SIGTERM)
             let data = try await request.value
             let image = try ImageCodersManager.shared.decode(data, options: ImageDecodeOptions())
             #expect(image.format == .png && image.width == 200 && image.height == 150)
-            let status = await onOwnThread { () -> Int32 in
-                process.waitUntilExit()
-                return process.terminationStatus
-            }
-            #expect(status == 0)
+            let termination = await onOwnThread { process.waitForExit() }
+            #expect(termination == .exited(0))
             await downloader.shutdown()
         }
     }

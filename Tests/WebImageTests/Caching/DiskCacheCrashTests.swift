@@ -14,15 +14,12 @@ import Testing
         try withTemporaryDiskCacheDirectory { url in
             var rng = SplitMix64(seed: 0xC0FFEE)
             for round in 0..<5 {
-                let (process, out) = CacheTorture.process(["write", url.path, "\(round + 1)", "40"])
-                try process.run()
+                let writer = try CacheTorture.start(["write", url.path, "\(round + 1)", "40"])
                 // Wait until it has stored something, then kill it somewhere 20–200 ms later.
-                let ready = out.fileHandleForReading.availableDataLine()
-                #expect(ready == "ready")
+                #expect(writer.readLine() == "ready")
                 usleep(UInt32(20_000 + rng.next() % 180_000))
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-                #expect(process.terminationReason == .uncaughtSignal)
+                writer.send(SIGKILL)
+                #expect(writer.waitForExit() == .signalled(SIGKILL))
             }
             let cache = try DiskCache(directory: url)
             var intact = 0
@@ -49,16 +46,14 @@ import Testing
             let maxLength = 8 << 10
             var stored = 0
             for round in 0..<6 {
-                let (process, out) = CacheTorture.process(
+                let writer = try CacheTorture.start(
                     ["write", url.path, "\(round + 100)", "\(keys)", "\(maxLength)"])
-                try process.run()
-                #expect(out.fileHandleForReading.availableDataLine() == "ready")
+                #expect(writer.readLine() == "ready")
                 let target = 500 + Int(rng.next() % 1000)
-                while let count = Int(out.fileHandleForReading.availableDataLine()), count < target {}
+                while let count = Int(writer.readLine()), count < target {}
                 usleep(UInt32(rng.next() % 800))
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-                #expect(process.terminationReason == .uncaughtSignal)
+                writer.send(SIGKILL)
+                #expect(writer.waitForExit() == .signalled(SIGKILL))
                 stored += target
             }
             #expect(stored >= 3000)
@@ -81,16 +76,12 @@ import Testing
         try withTemporaryDiskCacheDirectory { url in
             // 48 keys of up to 64 KiB against a 1 MiB limit: both processes trim constantly.
             let arguments = { (seed: Int) in ["hammer", url.path, "\(seed)", "3000", "48", "\(1 << 20)"] }
-            let (first, firstOut) = CacheTorture.process(arguments(1))
-            let (second, secondOut) = CacheTorture.process(arguments(2))
-            try first.run()
-            try second.run()
-            let firstReport = String(decoding: firstOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            let secondReport = String(decoding: secondOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            first.waitUntilExit()
-            second.waitUntilExit()
-            #expect(first.terminationStatus == 0, "\(firstReport)")
-            #expect(second.terminationStatus == 0, "\(secondReport)")
+            let first = try CacheTorture.start(arguments(1))
+            let second = try CacheTorture.start(arguments(2))
+            let firstReport = String(decoding: first.readToEnd().output, as: UTF8.self)
+            let secondReport = String(decoding: second.readToEnd().output, as: UTF8.self)
+            #expect(first.waitForExit() == .exited(0), "\(firstReport)")
+            #expect(second.waitForExit() == .exited(0), "\(secondReport)")
             for report in [firstReport, secondReport] {
                 let hits = report.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("hits=") }.flatMap {
                     Int($0.dropFirst(5))
@@ -107,16 +98,5 @@ import Testing
             #expect(cache.totalSize <= 1 << 20)
             #expect(diskCacheDirectoryListing(url).allSatisfy { DiskCacheFileNames.isEntryName($0) })
         }
-    }
-}
-
-extension FileHandle {
-    /// Reads up to the first newline (or end of file), without buffering past it.
-    fileprivate func availableDataLine() -> String {
-        var bytes = [UInt8]()
-        while let byte = try? read(upToCount: 1), let first = byte.first, first != UInt8(ascii: "\n") {
-            bytes.append(first)
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

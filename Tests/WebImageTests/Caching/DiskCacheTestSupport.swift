@@ -54,8 +54,8 @@ func diskCacheDirectoryListing(_ directory: URL) -> [String] {
 enum CacheTorture {
     static let name = "webimage-cache-torture"
 
-    static func process(_ arguments: [String]) -> (Process, Pipe) {
-        CommandRunner.process(arguments, executable: name)
+    static func start(_ arguments: [String]) throws -> ChildProcess {
+        try CommandRunner.start(arguments, executable: name)
     }
 
     /// Runs the helper to completion: exit status and standard output.

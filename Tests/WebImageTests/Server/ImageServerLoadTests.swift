@@ -9,9 +9,8 @@ import WebImage
 /// Many clients at once over real loopback sockets, some hanging up mid-request.
 ///
 /// It runs in an invocation of its own (`scripts/test` sets `WEBIMAGE_LOAD_TEST=1` for a second
-/// `swift test --filter ImageServerLoadTests`): hundreds of sockets opening and closing at once
-/// crashed Foundation's `Process.run()` (a bad read while it walks the open file descriptors)
-/// in CLI tests running beside it.
+/// `swift test --filter ImageServerLoadTests`), so that its hundreds of sockets and busy workers
+/// do not share the machine with the timing of the other tests.
 @Suite(
     "Image service under load", .serialized,
     .enabled(if: ProcessInfo.processInfo.environment["WEBIMAGE_LOAD_TEST"] == "1"))

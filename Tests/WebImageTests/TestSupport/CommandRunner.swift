@@ -23,29 +23,27 @@ enum CommandRunner {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[1]
     }
 
-    /// A process of the executable `name`, not started yet, with its standard output on a pipe
-    /// (for tests that read the output as it comes or signal the process).
-    static func process(_ arguments: [String], executable name: String = webimage) -> (Process, Pipe) {
-        let process = Process()
-        process.executableURL = executable(name)
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        return (process, out)
+    /// Starts the executable `name` (for tests that read its output as it comes or signal it).
+    static func start(
+        _ arguments: [String], executable name: String = webimage,
+        standardError: ChildProcess.StandardError = .pipe
+    ) throws -> ChildProcess {
+        try ChildProcess(executable: executable(name).path, arguments: arguments, standardError: standardError)
     }
 
     /// Runs the executable `name` to completion: its exit status, standard output and error.
+    /// A child killed by a signal reports 128 plus the signal's number, as a shell would.
     static func run(_ arguments: [String], executable name: String = webimage) throws -> Result {
-        let (process, out) = process(arguments, executable: name)
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let child = try start(arguments, executable: name)
+        let (output, error) = child.readToEnd()
+        let status: Int32
+        switch child.waitForExit() {
+        case .exited(let code): status = code
+        case .signalled(let signal): status = 128 + signal
+        }
         return Result(
-            status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
-            standardError: String(decoding: errData, as: UTF8.self))
+            status: status, standardOutput: String(decoding: output, as: UTF8.self),
+            standardError: String(decoding: error, as: UTF8.self))
     }
 
     /// ``run(_:executable:)`` on a thread of its own: waiting for a child process must not hold
