@@ -41,9 +41,12 @@ public final class ImageService: Sendable {
         downloaderConfig.maxResponseSize = configuration.maxSourceBytes
         // Fetching waits on the network, not the cores: more sources at once than results.
         downloaderConfig.maxConcurrentDownloads = max(16, configuration.workers * 4)
-        let addressGuard = SourceAddressGuard(
+        var addressGuard = SourceAddressGuard(
             allowsLoopback: configuration.allowsLoopbackSources, allowsPrivate: configuration.allowsPrivateSources)
-        downloaderConfig.requestValidator = { url throws(WebImageError) in try await addressGuard.check(url) }
+        if let resolver = configuration.sourceHostResolver { addressGuard.resolver = resolver }
+        downloaderConfig.requestValidator = { [addressGuard] url throws(WebImageError) in
+            try await addressGuard.check(url)
+        }
         sources = SourceStore(downloader: ImageDownloader(config: downloaderConfig), disk: disk)
         results = ResultStore(disk: disk)
         memory = ResultMemoryCache(limit: configuration.memoryCacheBytes)

@@ -17,11 +17,13 @@ import WebImage
 /// (`--allow-private-sources`), and always link-local (cloud metadata services live there),
 /// multicast and reserved. IPv4 embedded in NAT64 and 6to4 addresses is judged as IPv4.
 ///
-/// The host is resolved here and again when the connection is made, so a name whose answer
-/// changes in between (DNS rebinding) is not caught by this check alone.
+/// The request then connects to the address checked here (``RequestApproval/connect(to:)``),
+/// never to a second answer for the name, so DNS rebinding cannot move it elsewhere.
 struct SourceAddressGuard: Sendable {
     var allowsLoopback = false
     var allowsPrivate = false
+    /// Resolves a host name to its addresses (4 or 16 bytes each); `getaddrinfo` by default.
+    var resolver: @Sendable (String) async -> [[UInt8]] = { await SourceAddressGuard.resolve($0) }
 
     /// What kind of address something is, for the refusal message and the flags.
     enum Kind: String {
@@ -34,12 +36,15 @@ struct SourceAddressGuard: Sendable {
     }
 
     /// Throws ``WebImageError/Code/requestRefused`` for a URL whose host is, or resolves to, a
-    /// refused address, and a transfer failure when it does not resolve.
-    func check(_ url: URL) async throws(WebImageError) {
+    /// refused address, and a transfer failure when it does not resolve. Approves a name with
+    /// the first address it resolved to, to connect to that one.
+    func check(_ url: URL) async throws(WebImageError) -> RequestApproval {
         guard var host = url.host, !host.isEmpty else { throw .requestRefused("the source has no host") }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        let addresses = await Self.resolve(host)
-        guard !addresses.isEmpty else {
+        let literal = Self.addressLiteral(host)
+        let addresses: [[UInt8]]
+        if let literal { addresses = [literal] } else { addresses = await resolver(host) }
+        guard let first = addresses.first else {
             throw .transferFailed(TransferFailure(.cannotFindHost, "\(host) does not resolve"))
         }
         for address in addresses {
@@ -48,6 +53,28 @@ struct SourceAddressGuard: Sendable {
                 throw .requestRefused("the source's host resolves to a \(kind.rawValue) address")
             }
         }
+        guard literal == nil, let pinned = Self.text(of: first) else { return .resolveAsUsual }
+        return .connect(to: pinned)
+    }
+
+    /// The bytes of an IPv4 or IPv6 literal; nil for a name.
+    static func addressLiteral(_ host: String) -> [UInt8]? {
+        var v4 = in_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
+        var v6 = in6_addr()
+        if inet_pton(AF_INET6, host, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
+        return nil
+    }
+
+    /// An address's text form (`inet_ntop`).
+    static func text(of address: [UInt8]) -> String? {
+        let family = address.count == 4 ? AF_INET : AF_INET6
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        let written = address.withUnsafeBytes { bytes in
+            inet_ntop(family, bytes.baseAddress, &buffer, socklen_t(buffer.count))
+        }
+        guard written != nil else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     func allows(_ kind: Kind) -> Bool {

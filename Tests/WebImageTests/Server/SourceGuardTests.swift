@@ -91,4 +91,48 @@ struct SourceGuardTests {
             #expect(response.status == 502)
         }
     }
+
+    /// The name is resolved once, by the guard: the fetch connects to the address it checked.
+    /// `rebound.invalid` has no DNS answer at all, so a second lookup at connect time would
+    /// fail; the source loads only because the connection goes where the check looked.
+    @Test func theFetchConnectsToTheAddressTheGuardCheckedNotASecondLookup() async throws {
+        let lookups = Locked([String]())
+        var configuration = ServiceConfiguration()
+        configuration.allowsLoopbackSources = true
+        configuration.sourceHostResolver = { host in
+            lookups.withLock { $0.append(host) }
+            return [[127, 0, 0, 1]]
+        }
+        try await withImageService(configuration) { service in
+            try await withOrigin { origin in
+                let response = await Self.respond(
+                    service, "http://rebound.invalid:\(origin.port)/fixtures/png/rgba8.png")
+                #expect(response.status == 200)
+                #expect(origin.requestCount(path: "/fixtures/png/rgba8.png") == 1)
+                #expect(lookups.withLock { $0 } == ["rebound.invalid"])
+            }
+        }
+    }
+
+    @Test func aNameWhoseAnswerIsPrivateIsRefusedUntouched() async throws {
+        var configuration = ServiceConfiguration()
+        configuration.sourceHostResolver = { _ in [[93, 184, 216, 34], [127, 0, 0, 1]] }
+        try await withImageService(configuration) { service in
+            try await withOrigin { origin in
+                let response = await Self.respond(service, "http://mixed.invalid:\(origin.port)/fixtures/png/rgba8.png")
+                #expect(response.status == 403)
+                #expect(origin.totalRequestCount == 0)
+            }
+        }
+    }
+
+    @Test func addressLiteralsAreNotResolvedAndNamesArePinnedToTheirFirstAnswer() async throws {
+        let guarded = SourceAddressGuard(
+            allowsLoopback: true, allowsPrivate: true, resolver: { _ in [[10, 0, 0, 7], [10, 0, 0, 8]] })
+        #expect(try await guarded.check(URL(string: "http://127.0.0.1:9/x")!) == .resolveAsUsual)
+        #expect(try await guarded.check(URL(string: "http://[::1]:9/x")!) == .resolveAsUsual)
+        #expect(try await guarded.check(URL(string: "http://images.invalid/x")!) == .connect(to: "10.0.0.7"))
+        let v6 = SourceAddressGuard(allowsPrivate: true, resolver: { _ in [Self.ipv6("fd00::5")] })
+        #expect(try await v6.check(URL(string: "https://images.invalid/x")!) == .connect(to: "fd00::5"))
+    }
 }

@@ -5,6 +5,8 @@ import Foundation
 /// transfers pass it around a lot, and one reference is cheaper to copy than nine.
 final class DownloadEnvironment: Sendable {
     let client: HTTPClient
+    /// Clients for hosts a request validator pinned to an address.
+    let pinnedClients: PinnedClients
     let config: ImageDownloaderConfig
     let headers: ImageDownloadHeaders
     let headersFilter: ImageDownloadHeadersFilter?
@@ -17,13 +19,14 @@ final class DownloadEnvironment: Sendable {
     let statistics: DownloadStatisticsCounter
 
     init(
-        client: HTTPClient, config: ImageDownloaderConfig, headers: ImageDownloadHeaders,
+        client: HTTPClient, pinnedClients: PinnedClients, config: ImageDownloaderConfig, headers: ImageDownloadHeaders,
         headersFilter: ImageDownloadHeadersFilter?, requestModifier: (any ImageDownloadRequestModifying)?,
         responseModifier: (any ImageDownloadResponseModifying)?, decryptor: (any ImageDownloadDecrypting)?,
         cookieStore: ImageDownloadCookieStore, events: DownloadEventBroadcaster, idleTimeouts: IdleTimeouts,
         statistics: DownloadStatisticsCounter
     ) {
         self.client = client
+        self.pinnedClients = pinnedClients
         self.config = config
         self.headers = headers
         self.headersFilter = headersFilter

@@ -182,13 +182,17 @@ extension HTTPTransfer {
         while true {
             let target = knownTarget ?? url.absoluteString
             guard Self.isFetchable(url, absoluteString: target) else { throw WebImageError.invalidURL(target) }
-            if let validate = config.requestValidator { try await validate(url) }
+            let approval = try await config.requestValidator?(url) ?? .resolveAsUsual
+            // Held until this hop's response is read (the `defer` runs at the end of the hop).
+            let lease = try pinnedLease(for: url, approval)
+            defer { if let lease { environment.pinnedClients.release(lease) } }
+            let client = lease?.client ?? environment.client
             let (outgoing, validatorsSent) = makeClientRequest(
                 url: url, target: target, method: method, headers: headers, body: body,
                 sendsCredentials: sendsCredentials)
             record.withLock { $0.metrics.requestCount += 1 }
             environment.statistics.countRequest()
-            let response = try await environment.client.execute(outgoing, deadline: .distantFuture)
+            let response = try await client.execute(outgoing, deadline: .distantFuture)
             activity.touch()
             if options.contains(.handleCookies) {
                 let lines = response.headers["Set-Cookie"]
@@ -232,6 +236,16 @@ extension HTTPTransfer {
             }
             return try await receive(response, from: url, validatorsSent: validatorsSent, activity: activity)
         }
+    }
+
+    /// The client pinned to the address the validator approved, when it named one other than
+    /// the URL's own host.
+    private func pinnedLease(for url: URL, _ approval: RequestApproval) throws(WebImageError) -> PinnedClients.Lease? {
+        guard let address = approval.connectAddress, let host = url.host, host != address else { return nil }
+        guard let lease = environment.pinnedClients.lease(host: host, address: address) else {
+            throw .invalidDownloadOperation("the downloader was shut down")
+        }
+        return lease
     }
 
     private func makeClientRequest(

@@ -35,6 +35,7 @@ public final class ImageDownloader: Sendable {
 
     private let state: Locked<State>
     private let client: HTTPClient
+    private let pinnedClients: PinnedClients
     private let isShared: Bool
     /// The slots transfers wait for (``maxConcurrentDownloads``, ``isSuspended``).
     let queue: SlotQueue
@@ -57,13 +58,17 @@ public final class ImageDownloader: Sendable {
         state = Locked(State(headers: config.httpHeaders))
         queue = SlotQueue(
             slots: config.maxConcurrentDownloads, order: config.executionOrder == .lifo ? .lifo : .fifo)
-        client = HTTPClient(
-            eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: Self.clientConfiguration(config))
+        let configuration = Self.clientConfiguration(config)
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        pinnedClients = PinnedClients(configuration: configuration)
     }
 
     deinit {
         // AsyncHTTPClient traps in debug builds when a client is released while running.
-        if !state.withLock({ $0.isShutdown }) { client.shutdown { _ in } }
+        if !state.withLock({ $0.isShutdown }) {
+            client.shutdown { _ in }
+            pinnedClients.startShutdown()
+        }
     }
 
     static func clientConfiguration(_ config: ImageDownloaderConfig) -> HTTPClient.Configuration {
@@ -200,6 +205,7 @@ public final class ImageDownloader: Sendable {
         guard first else { return }
         cancelAllDownloads()
         try? await client.shutdown()
+        await pinnedClients.shutdown()
         broadcaster.finishAll()
     }
 
@@ -212,7 +218,8 @@ public final class ImageDownloader: Sendable {
         state.withLock { state in
             if let environment = state.environment { return environment }
             let environment = DownloadEnvironment(
-                client: client, config: config, headers: state.headers, headersFilter: state.headersFilter,
+                client: client, pinnedClients: pinnedClients, config: config, headers: state.headers,
+                headersFilter: state.headersFilter,
                 requestModifier: state.requestModifier, responseModifier: state.responseModifier,
                 decryptor: state.decryptor, cookieStore: cookieStore, events: broadcaster,
                 idleTimeouts: idleTimeouts, statistics: statisticsCounter)

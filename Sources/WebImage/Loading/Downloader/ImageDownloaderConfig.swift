@@ -61,10 +61,12 @@ public struct ImageDownloaderConfig: Sendable {
     public var httpHeaders: ImageDownloadHeaders = .defaultImageHeaders
     /// Checked before every request is sent, the first and each redirect's, with the URL about
     /// to be requested: throwing (``WebImageError/requestRefused(_:)`` is the one meant for
-    /// this) fails the download with that error and sends nothing. Ours, for services that
-    /// must not reach some addresses (`webimage serve` refuses private ones this way).
-    /// Nil (the default) allows every http and https URL.
-    public var requestValidator: (@Sendable (URL) async throws(WebImageError) -> Void)?
+    /// this) fails the download with that error and sends nothing, and an approval may pin the
+    /// address the request connects to (``RequestApproval/connect(to:)``). Ours, for services
+    /// that must not reach some addresses: `webimage serve` refuses private ones this way and
+    /// connects to exactly the address it checked. Nil (the default) allows every http and
+    /// https URL.
+    public var requestValidator: (@Sendable (URL) async throws(WebImageError) -> RequestApproval)?
 
     public init() {}
 
