@@ -18,7 +18,8 @@ struct ServeCommand: AsyncParsableCommand {
             by an environment variable: WEBIMAGE_HOST, WEBIMAGE_PORT, WEBIMAGE_CACHE_DIR, WEBIMAGE_KEY, \
             WEBIMAGE_SALT, WEBIMAGE_ALLOW_LOOPBACK_SOURCES, WEBIMAGE_ALLOW_PRIVATE_SOURCES, \
             WEBIMAGE_ALLOWED_SOURCES (comma-separated), WEBIMAGE_MAX_SOURCE_BYTES, \
-            WEBIMAGE_MAX_SOURCE_PIXELS, WEBIMAGE_MAX_ANIMATION_FRAMES, WEBIMAGE_WORKERS, WEBIMAGE_QUEUE, WEBIMAGE_TIMEOUT, WEBIMAGE_TTL, WEBIMAGE_QUALITY, WEBIMAGE_NO_AUTO_FORMAT (1 or true). \
+            WEBIMAGE_MAX_SOURCE_PIXELS, WEBIMAGE_MAX_ANIMATION_FRAMES, WEBIMAGE_WORKERS, WEBIMAGE_QUEUE, WEBIMAGE_TIMEOUT, WEBIMAGE_TTL, WEBIMAGE_QUALITY, WEBIMAGE_NO_AUTO_FORMAT (1 or true), \
+            WEBIMAGE_DRAIN_DELAY, WEBIMAGE_DEMO (1 or true). \
             A flag wins over its variable. SIGTERM or SIGINT stops accepting, finishes the requests in \
             flight and exits 0.
             """)
@@ -75,6 +76,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Do not pick WebP or AVIF from the Accept header when the URL names no format.")
     var noAutoFormat = false
 
+    @Option(help: "Seconds to go on serving after SIGTERM, /health answering 503, before draining (default 0).")
+    var drainDelay: Double?
+
+    @Flag(
+        help: """
+            Start a loopback origin of example images and serve a gallery of signed URLs at / \
+            (allows loopback sources; signs with a key made for the run when none is given).
+            """)
+    var demo = false
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let settings = ServeSettings(environment: environment)
@@ -111,10 +122,19 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.formatQualities = [:]
         }
         configuration.automaticFormat = !(noAutoFormat || settings.flag("NO_AUTO_FORMAT"))
+        let drainSeconds = try drainDelay ?? settings.number("DRAIN_DELAY") ?? 0
+        guard drainSeconds.isFinite, (0...3600).contains(drainSeconds) else {
+            throw CommandFailure("--drain-delay must be within 0...3600 seconds")
+        }
         if let directory = cacheDir ?? settings.string("CACHE_DIR") {
             configuration.cacheDirectory = URL(fileURLWithPath: directory)
         }
         let logger = Logger(label: "webimage.serve")
+        let showcase = demo || settings.flag("DEMO")
+        if showcase {
+            configuration.allowsLoopbackSources = true
+            if !configuration.signer.isEnabled { configuration.signer = ServeDemo.runKey() }
+        }
         if !configuration.signer.isEnabled {
             logger.warning("no --key/--salt given: URL signatures are not checked (any signature segment passes)")
         }
@@ -124,13 +144,25 @@ struct ServeCommand: AsyncParsableCommand {
         let service = try ImageService(configuration: configuration, logger: logger, metrics: metrics)
         let listenHost = host ?? settings.string("HOST") ?? "127.0.0.1"
         let listenPort = try port ?? settings.integer("PORT") ?? 8080
-        let app = ImageServer.application(service: service, host: listenHost, port: listenPort, logger: logger) {
-            host, port in
+        let gallery = showcase ? try await ServeDemo.start(signer: configuration.signer) : nil
+        let app = ImageServer.application(
+            service: service, host: listenHost, port: listenPort, logger: logger, homePage: gallery?.page
+        ) { host, port in
             // One line scripts and tests wait for (port 0 picks a free port).
             let shown = host.contains(":") ? "[\(host)]" : host
             FileHandle.standardOutput.write(Data("webimage serve: listening on http://\(shown):\(port)\n".utf8))
+            if gallery != nil {
+                FileHandle.standardOutput.write(Data("webimage serve: gallery at http://\(shown):\(port)/\n".utf8))
+            }
         }
-        try await app.runService()
+        do {
+            try await ImageServer.runUntilSignalled(
+                app, service: service, drainDelay: .milliseconds(Int64(drainSeconds * 1000)), logger: logger)
+        } catch {
+            await gallery?.stop()
+            throw error
+        }
+        await gallery?.stop()
         // Drained: let the cache writes finish and close the source client.
         await service.shutdown()
     }

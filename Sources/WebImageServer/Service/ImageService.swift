@@ -19,6 +19,7 @@ public final class ImageService: Sendable {
     /// Processing runs under way, by result key: identical concurrent requests share one.
     let runs = InFlightTable<String, ProcessedResult, Never>()
     let logger: Logger
+    private let draining = Locked(false)
     /// What a service logs to when given no logger: nothing (as AsyncHTTPClient's default).
     public static let silentLogger = Logger(label: "webimage.serve", factory: { _ in SwiftLogNoOpLogHandler() })
     /// Counters and histograms for `GET /metrics`.
@@ -78,6 +79,15 @@ public final class ImageService: Sendable {
                 "bytes": "\(response.body.count)",
             ])
         return response
+    }
+
+    /// Whether the server in front is draining (``beginDraining()``): `GET /health` answers 503
+    /// so that a load balancer stops sending requests while those in flight finish.
+    public var isDraining: Bool { draining.withLock { $0 } }
+
+    /// Marks the service as draining; image requests are still answered.
+    public func beginDraining() {
+        draining.withLock { $0 = true }
     }
 
     /// Cancels the source downloads under way and closes the service's HTTP client; later

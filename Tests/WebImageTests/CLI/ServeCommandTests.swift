@@ -43,7 +43,9 @@ struct ServeCommandTests {
     }
 
     @Test func badFlagsFailWithOneErrorLine() async throws {
-        for flags in [["--key", "abcd"], ["--key", "zz", "--salt", "00"], ["--quality", "0"]] {
+        for flags in [
+            ["--key", "abcd"], ["--key", "zz", "--salt", "00"], ["--quality", "0"], ["--drain-delay", "-1"],
+        ] {
             let result = try await CommandRunner.runOffPool(["serve", "--port", "0"] + flags)
             #expect(result.status != 0)
             #expect(result.standardError.hasPrefix("error: "), "\(flags): \(result.standardError)")

@@ -33,6 +33,35 @@ struct ImageServerHTTPTests {
         }
     }
 
+    @Test func healthAnswers503OnceDrainingAndAHomePageIsServedOnlyWhenGiven() async throws {
+        try await withImageService(ServiceConfiguration()) { service in
+            let page = "<!doctype html><title>gallery</title>"
+            let application = ImageServer.application(service: service, host: "127.0.0.1", port: 0, homePage: page)
+            try await application.test(.router) { client in
+                try await client.execute(uri: "/", method: .get) { response in
+                    #expect(response.status == .ok)
+                    #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+                    #expect(String(buffer: response.body) == page)
+                }
+                try await client.execute(uri: "/", method: .head) { response in
+                    #expect(response.headers[.contentLength] == String(page.utf8.count))
+                    #expect(response.body.readableBytes == 0)
+                }
+                service.beginDraining()
+                try await client.execute(uri: "/health", method: .get) { response in
+                    #expect(response.status == .serviceUnavailable)
+                    #expect(String(buffer: response.body) == "draining")
+                }
+            }
+            // Without a home page, `/` is an image path like any other: not a valid one.
+            try await Self.application(service).test(.router) { client in
+                try await client.execute(uri: "/", method: .get) { response in
+                    #expect(response.status == .badRequest)
+                }
+            }
+        }
+    }
+
     @Test func aPlainSourceURLSurvivesTheServerAndHEADSendsNoBody() async throws {
         var configuration = ServiceConfiguration()
         configuration.allowsLoopbackSources = true
