@@ -16,8 +16,8 @@ cache. Both start with empty cache directories. The cases:
           against the result memory cache's limit (256 MiB) + 128 MiB; thumbor's summed VmHWM
           after its cold and warm runs is shown for context
 
-Before timing, one URL on each side must come back as a JPEG that fits 300x200, and both sides
-must agree on its size, so that the times compare the same work. Targets are reported, not
+Before timing, one URL on each side must come back as a JPEG that fits 300x200 (a note says so
+when the two sizes differ), so that the times compare the same work. Targets are reported, not
 gated; the exit status is 1 only when a side fails to run (an error, a non-2xx, a bad image).
 
 Usage: service_bench.py --webimage PATH [--thumbor PATH] [--workers N] [--warm-seconds S]
@@ -38,6 +38,7 @@ import random
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -130,6 +131,41 @@ def make_inputs(folder, count):
     return manifest
 
 
+# --- freed inodes ---------------------------------------------------------------------------
+# On ext4, files created within 30 s (5.5 min while the inode table block is dirty) of thousands
+# being deleted make the kernel skip every recently freed inode: measured here as about a sixth
+# of our side's CPU samples in recently_deleted and its block lookups, right after a previous
+# run had deleted its caches. Both sides create cache files, so a run that starts within 331 s of such a
+# deletion waits, as scripts/bench does for its disk cases, and with the same stamp file.
+
+def filesystem_type(path):
+    run = subprocess.run(["stat", "-f", "-c", "%T", str(path)], capture_output=True, text=True)
+    return run.stdout.strip()
+
+
+def deletion_stamp(scratch_root):
+    return pathlib.Path(scratch_root) / "webimage-bench-trash.deleted"
+
+
+def wait_for_freed_inodes(scratch_root):
+    stamp = deletion_stamp(scratch_root)
+    if filesystem_type(scratch_root) == "tmpfs" or not stamp.exists():
+        return
+    wait = 331 - (time.time() - stamp.stat().st_mtime)
+    if wait > 0:
+        log(f"waiting {wait:.0f} s: cache files were deleted less than 331 s ago (ext4 recently_deleted)")
+        time.sleep(wait)
+
+
+def delete_scratch(scratch):
+    # A run that stopped early leaves a few files, not thousands: no stamp, no wait next time.
+    files = sum(len(names) for _, _, names in os.walk(scratch))
+    shutil.rmtree(scratch, ignore_errors=True)
+    if files >= 1000 and filesystem_type(scratch.parent) != "tmpfs":
+        os.sync()
+        deletion_stamp(scratch.parent).touch()
+
+
 # --- processes ------------------------------------------------------------------------------
 
 def free_port():
@@ -164,6 +200,7 @@ class Processes:
         return process
 
     def stop(self, process, grace=10):
+        self.started = [(name, p) for name, p in self.started if p is not process]
         if process.poll() is None:
             try:
                 os.killpg(process.pid, signal.SIGTERM)
@@ -184,7 +221,6 @@ class Processes:
     def stop_all(self):
         for _, process in reversed(self.started):
             self.stop(process)
-        self.started.clear()
 
 
 def group_members(pgid):
@@ -202,6 +238,20 @@ def group_members(pgid):
         if int(fields[2]) == pgid:
             members.append(int(entry))
     return members
+
+
+def group_cpu_seconds(pgid):
+    """User + system CPU time of the processes in group pgid, all threads: where the time of a
+    case went, beside its wall time."""
+    ticks = 0
+    for pid in group_members(pgid):
+        try:
+            stat = pathlib.Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def status_kib(pid, field):
@@ -344,6 +394,7 @@ def fetch_all(port, paths, clients):
     fails the side."""
     pending = iter(paths)
     lock = threading.Lock()
+    stop = threading.Event()  # set on a failure or an interrupt: the other clients stop too
     failures, received = [], [0]
 
     def client():
@@ -352,7 +403,7 @@ def fetch_all(port, paths, clients):
             while True:
                 with lock:
                     path = next(pending, None)
-                if path is None or failures:
+                if path is None or stop.is_set():
                     return
                 for attempt in (1, 2):
                     try:
@@ -368,19 +419,27 @@ def fetch_all(port, paths, clients):
                 if response.status != 200 or not body.startswith(b"\xff\xd8"):
                     with lock:
                         failures.append(f"{response.status} for {path}: {body[:120]!r}")
+                    stop.set()
                     return
                 with lock:
                     received[0] += len(body)
         except Exception as error:  # noqa: BLE001 - any client failure fails the side
             with lock:
                 failures.append(f"{type(error).__name__}: {error}")
+            stop.set()
         finally:
             connection.close()
 
     start = time.perf_counter()
-    with concurrent.futures.ThreadPoolExecutor(clients) as pool:
+    pool = concurrent.futures.ThreadPoolExecutor(clients)
+    try:
         for future in [pool.submit(client) for _ in range(clients)]:
             future.result()
+    except BaseException:
+        stop.set()  # Ctrl-C or SIGTERM: do not wait for the whole list before cleaning up
+        raise
+    finally:
+        pool.shutdown(wait=True)
     elapsed = time.perf_counter() - start
     if failures:
         raise SideFailed(f"{len(failures)} failed request(s), first: {failures[0]}")
@@ -511,8 +570,9 @@ def run(args):
     processes = Processes()
     # The caches, logs and nginx prefix; WEBIMAGE_BENCH_TMPDIR as for the other cases (a tmpfs
     # such as /dev/shm takes the filesystem out of the comparison).
-    scratch = pathlib.Path(tempfile.mkdtemp(prefix="webimage-service-bench-",
-                                            dir=os.environ.get("WEBIMAGE_BENCH_TMPDIR") or None))
+    scratch_root = pathlib.Path(os.environ.get("WEBIMAGE_BENCH_TMPDIR") or tempfile.gettempdir())
+    wait_for_freed_inodes(scratch_root)
+    scratch = pathlib.Path(tempfile.mkdtemp(prefix="webimage-service-bench-", dir=scratch_root))
     servers = {}
     try:
         try:
@@ -524,25 +584,7 @@ def run(args):
             return results, info
         log(f"nginx serves {len(names)} sources on 127.0.0.1:{origin}")
 
-        # Both services run for the whole benchmark (an idle one costs nothing); each starts
-        # with empty cache folders in the scratch folder.
-        for side in sides:
-            try:
-                if side == "thumbor":
-                    servers[side] = start_thumbor(processes, scratch, args.thumbor)
-                else:
-                    servers[side] = start_ours(processes, scratch, args.webimage, args.workers)
-                log(f"{side} listens on 127.0.0.1:{servers[side][1]}")
-                results[side]["check"] = check_image(servers[side][1], url_for(side, origin, "verify.jpg"))
-                log(f"{side} check: {results[side]['check']}")
-            except SideFailed as error:
-                results[side]["error"] = str(error)
-                log(f"{side} failed: {error}")
-        checked = [results[s]["check"]["size"] for s in sides if "check" in results[s]]
-        if len(set(checked)) > 1:
-            info["note"] = f"the two sides made different sizes for the same URL: {checked}"
-
-        live = [s for s in sides if "error" not in results[s]]
+        live = list(sides)
         # Dirty file data of an earlier job (a build, the inputs just written) is written back
         # later by kernel threads, in the middle of whatever runs then: flush it first.
         os.sync()
@@ -550,30 +592,82 @@ def run(args):
         info["load_before"] = os.getloadavg()
 
         def case(side, name, body):
+            """Runs one case of one side; a failure marks the side failed, and its later cases
+            are skipped."""
             if "error" in results[side]:
-                return
+                return None
             try:
-                results[side][name] = body()
+                cpu_before = group_cpu_seconds(servers[side][0].pid)
+                result = body()
+                result["server_cpu_s"] = group_cpu_seconds(servers[side][0].pid) - cpu_before
+                return result
             except SideFailed as error:
                 results[side]["error"] = f"{name}: {error}"
                 log(f"{side} failed: {name}: {error}")
+                return None
 
-        # cold: every result made once (both caches start empty).
+        def start(side, round_index):
+            """A new server with empty cache folders, checked with one URL whose source no
+            case uses: the check also warms the process up (threads, connections, code), so
+            that the cold case times the work of empty caches, not of a new process."""
+            try:
+                if side == "thumbor":
+                    servers[side] = start_thumbor(processes, scratch / f"round-{round_index}", args.thumbor)
+                else:
+                    servers[side] = start_ours(processes, scratch / f"round-{round_index}", args.webimage,
+                                               args.workers)
+                check = check_image(servers[side][1], url_for(side, origin, "verify.jpg"))
+                results[side]["check"] = check
+                log(f"{side} listens on 127.0.0.1:{servers[side][1]}; check: {check}")
+            except SideFailed as error:
+                results[side]["error"] = str(error)
+                log(f"{side} failed: {error}")
+
+        def cold(side):
+            port = servers[side][1]
+            seconds, received = fetch_all(port, [url_for(side, origin, n) for n in names], args.clients)
+            return {"ms": seconds * 1000, "bytes_mean": received / len(names)}
+
+        # cold: every result made once, into empty caches. One run is about a second, so a
+        # moment of load on this shared machine moves it a lot: it runs in rounds, each with
+        # new servers, the sides' order alternating, and the table shows the median. The
+        # servers of the last round stay up for the warm and memory cases.
+        rounds = []
+        for round_index in range(args.cold_rounds):
+            last = round_index == args.cold_rounds - 1
+            (scratch / f"round-{round_index}").mkdir()
+            for side in (live if round_index % 2 == 0 else list(reversed(live))):
+                if "error" in results[side]:
+                    continue
+                start(side, round_index)
+                run_result = case(side, "cold", lambda side=side: cold(side))
+                if run_result:
+                    rounds.append((side, run_result))
+                    log(f"{side} cold, round {round_index + 1}: {run_result['ms']:.0f} ms, "
+                        f"server CPU {run_result['server_cpu_s']:.2f} s")
+                if not last and side in servers:
+                    processes.stop(servers.pop(side)[0])
         for side in live:
-            def cold(side=side):
-                port = servers[side][1]
-                seconds, received = fetch_all(port, [url_for(side, origin, n) for n in names], args.clients)
-                return {"ms": seconds * 1000, "images_per_s": len(names) / seconds,
-                        "bytes_mean": received / len(names)}
-            case(side, "cold", cold)
-            log(f"{side} cold: {results[side].get('cold')}")
+            mine = [r for s, r in rounds if s == side]
+            if mine and "error" not in results[side]:
+                ms = sorted(r["ms"] for r in mine)
+                median = statistics.median(ms)
+                results[side]["cold"] = {
+                    "ms": median, "images_per_s": len(names) / (median / 1000), "rounds_ms": ms,
+                    "bytes_mean": mine[0]["bytes_mean"],
+                    "server_cpu_s": sum(r["server_cpu_s"] for r in mine) / len(mine)}
+        checked = [results[s]["check"]["size"] for s in sides if "check" in results[s]]
+        if len(set(checked)) > 1:
+            info["note"] = f"the two sides made different sizes for the same URL: {checked}"
 
         # warm: the same URLs again, from each side's result cache. Ours goes first here so
         # that the two cases' orders differ (drift of the machine hits both sides).
         for side in reversed(live):
-            case(side, "warm", lambda side=side: run_wrk(
+            warm = case(side, "warm", lambda side=side: run_wrk(
                 scratch, side, servers[side][1], [url_for(side, origin, n) for n in names], args.warm_seconds))
-            log(f"{side} warm: {results[side].get('warm')}")
+            if warm:
+                results[side]["warm"] = warm
+                log(f"{side} warm: {warm}")
 
         # Memory: thumbor's peak so far, for context (its forked workers each have their own).
         if "thumbor" in servers and "error" not in results["thumbor"]:
@@ -581,20 +675,24 @@ def run(args):
             results["thumbor"]["rss"] = {"vmhwm_kib": sum(status_kib(p, "VmHWM") for p in members),
                                          "processes": len(members), "after": "cold + warm"}
 
-        # rss: 10,000 distinct results through ours; every one is new, so the result memory
-        # cache fills to its limit and evicts.
+        # rss: 10,000 distinct results through ours, every one made and cached. At 6 KB or less
+        # each they add up to well under the result memory cache's 256 MiB: the case bounds what
+        # distinct work leaves behind (pixel buffers, sources, bookkeeping), not eviction.
         if "ours" in servers and "error" not in results["ours"]:
             widths = [100 + 3 * i for i in range(args.widths)]  # all below 267: distinct sizes
 
             def rss():
                 process, port, _ = servers["ours"]
                 paths = [url_for("ours", origin, n, width=w) for w in widths for n in names]
-                seconds, _ = fetch_all(port, paths, args.clients)
-                return {"requests": len(paths), "seconds": seconds, "vmhwm_kib": status_kib(process.pid, "VmHWM"),
+                seconds, received = fetch_all(port, paths, args.clients)
+                return {"requests": len(paths), "seconds": seconds, "result_bytes": received,
+                        "vmhwm_kib": status_kib(process.pid, "VmHWM"),
                         "vmrss_kib": status_kib(process.pid, "VmRSS"), "after": f"cold + warm + {len(paths)} distinct"}
             log(f"ours: {len(widths) * len(names)} distinct requests for the memory case")
-            case("ours", "rss", rss)
-            log(f"ours rss: {results['ours'].get('rss')}")
+            memory = case("ours", "rss", rss)
+            if memory:
+                results["ours"]["rss"] = memory
+                log(f"ours rss: {memory}")
 
         steal_end, total_end = cpu_jiffies()
         info["steal_percent"] = 100 * (steal_end - steal_start) / max(1, total_end - total_start)
@@ -608,7 +706,7 @@ def run(args):
         if args.keep_scratch:
             log(f"kept {scratch}")
         else:
-            shutil.rmtree(scratch, ignore_errors=True)
+            delete_scratch(scratch)
     return results, info
 
 
@@ -626,11 +724,11 @@ def report(results, info, args):
             return "not run"
         return "error" if "error" in result else "—"
 
-    def ratio(case, key, invert=False):
+    def ratio(case, key):
         ours, peer = side("ours").get(case), side("thumbor").get(case)
         if not ours or not peer:
             return None
-        return peer[key] / ours[key] if invert else ours[key] / peer[key]
+        return ours[key] / peer[key]
 
     cold_ratio = ratio("cold", "ms")
     warm_ratio = ratio("warm", "requests_per_s")
@@ -642,7 +740,7 @@ def report(results, info, args):
         return "" if value is None else (": met" if ok else ": missed")
 
     rows = [
-        (f"cold: {args.images} URLs once, {args.clients} clients (ms; images/s)",
+        (f"cold: {args.images} URLs once, {args.clients} clients, median of {args.cold_rounds} (ms; images/s)",
          cell("ours", "cold", lambda r: f"{r['ms']:.0f} ms; {r['images_per_s']:.1f}/s"),
          cell("thumbor", "cold", lambda r: f"{r['ms']:.0f} ms; {r['images_per_s']:.1f}/s"),
          "—" if cold_ratio is None else f"{cold_ratio:.2f}",
@@ -652,7 +750,7 @@ def report(results, info, args):
          cell("thumbor", "warm", lambda r: f"{r['requests_per_s']:.0f}"),
          "—" if warm_ratio is None else f"{warm_ratio:.1f}×",
          "≥ 5×" + met(warm_ratio, warm_ratio is not None and warm_ratio >= 5)),
-        (f"peak RSS, VmHWM (MiB)",
+        ("peak RSS, VmHWM (MiB)",
          cell("ours", "rss", lambda r: f"{r['vmhwm_kib'] / 1024:.0f} (after {r['requests']:,} distinct)"),
          cell("thumbor", "rss", lambda r: f"{r['vmhwm_kib'] / 1024:.0f} ({r['processes']} processes summed, "
                                           f"after cold + warm)"),
@@ -684,10 +782,21 @@ def report(results, info, args):
             latency = f", warm p50 {warm['p50_us'] / 1000:.2f} ms / p99 {warm['p99_us'] / 1000:.2f} ms" if warm else ""
             print(f"{name}: check {check['format']} {check['size']} ({check['bytes']} bytes, "
                   f"{check['content_type']}){mean}{latency}")
+            # CPU the server used per image or request (all its threads and processes): with
+            # the wall time it tells a side that computes more from one that waits more.
+            spent = []
+            if cold:
+                print(f"{name}: cold rounds " + ", ".join(f"{ms:.0f}" for ms in cold["rounds_ms"]) + " ms")
+                spent.append(f"cold {cold['server_cpu_s'] * 1000 / args.images:.1f} ms per image")
+            if warm:
+                spent.append(f"warm {warm['server_cpu_s'] * 1e6 / warm['requests']:.0f} µs per request")
+            if spent:
+                print(f"{name}: server CPU: " + ", ".join(spent))
     if "rss" in side("ours"):
         r = side("ours")["rss"]
         print(f"ours: memory case {r['requests']:,} requests in {r['seconds']:.1f} s "
-              f"({r['requests'] / r['seconds']:.0f}/s), VmRSS at the end {r['vmrss_kib'] / 1024:.0f} MiB")
+              f"({r['requests'] / r['seconds']:.0f}/s), {r['result_bytes'] / 2**20:.0f} MiB of results, "
+              f"VmRSS at the end {r['vmrss_kib'] / 1024:.0f} MiB")
     if "note" in info:
         print(f"note: {info['note']}")
     print("versions: " + "; ".join(f"{k} {v}" for k, v in info["versions"].items()))
@@ -705,6 +814,8 @@ def main():
     parser.add_argument("--thumbor", type=pathlib.Path, default=DEFAULT_THUMBOR,
                         help="thumbor 7.8's executable (default: the venv scripts/bootstrap --service-bench makes)")
     parser.add_argument("--workers", type=int, help="ours: --workers (default: the service's, the core count)")
+    parser.add_argument("--cold-rounds", type=int, default=3,
+                        help="cold runs per side, each with new servers and empty caches (default 3)")
     parser.add_argument("--warm-seconds", type=int, default=10)
     parser.add_argument("--images", type=int, default=200, help="distinct sources (default 200)")
     parser.add_argument("--widths", type=int, default=50, help="widths per source in the memory case (default 50)")
@@ -714,6 +825,9 @@ def main():
                         help="where to keep the raw results")
     parser.add_argument("--keep-scratch", action="store_true", help="keep the logs and caches of the run")
     args = parser.parse_args()
+    for option in ("cold_rounds", "warm_seconds", "images", "widths", "clients"):
+        if getattr(args, option) < 1:
+            parser.error(f"--{option.replace('_', '-')} must be 1 or more")
     if args.only != "thumbor":
         if args.webimage is None or not os.access(args.webimage, os.X_OK):
             parser.error(f"--webimage must name the webimage executable (got {args.webimage})")
