@@ -3,7 +3,8 @@ import PackageDescription
 
 /// The libFuzzer targets under Fuzz/, run by scripts/fuzz.
 let fuzzTargets = [
-    "fuzz-format", "fuzz-jpeg", "fuzz-png", "fuzz-gif", "fuzz-webp", "fuzz-cache-entry", "fuzz-service-url",
+    "fuzz-format", "fuzz-jpeg", "fuzz-png", "fuzz-gif", "fuzz-webp", "fuzz-avif", "fuzz-cache-entry",
+    "fuzz-service-url",
 ]
 
 let package = Package(
@@ -42,6 +43,10 @@ let package = Package(
         .systemLibrary(
             name: "CWebP", pkgConfig: "libwebpmux",
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+        // No pkgConfig: libavif's .pc file adds -DAVIF_DLL, a flag SwiftPM warns about.
+        .systemLibrary(
+            name: "CAVIF",
+            providers: [.apt(["libavif-dev"]), .brew(["libavif"])]),
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
@@ -54,7 +59,7 @@ let package = Package(
         .target(
             name: "WebImage",
             dependencies: [
-                "CWebImageShims", "CJPEG", "CPNG", "CWebP", "CGIF", "CZlib",
+                "CWebImageShims", "CJPEG", "CPNG", "CWebP", "CGIF", "CZlib", "CAVIF",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

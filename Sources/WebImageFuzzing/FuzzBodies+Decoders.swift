@@ -23,6 +23,8 @@ extension FuzzBodies {
     /// Every entry point of ``WebPCoder``: as for ``gif(_:)``.
     public static func webp(_ data: Data) -> FuzzReport { exercise(WebPCoder(), with: data) }
 
+    public static func avif(_ data: Data) -> FuzzReport { exercise(AVIFCoder(), with: data) }
+
     /// Feeds `data` to `coder` whatever its magic bytes say: a coder must reject what it
     /// cannot read with a typed error too.
     static func exercise(_ coder: some ImageCoding, with data: Data) -> FuzzReport {

@@ -28,7 +28,7 @@ extension RGBA8: ExpressibleByArgument {
 
 /// Output formats `convert` can write.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case png, jpeg, gif, webp
+    case png, jpeg, gif, webp, avif
 
     var imageFormat: ImageFormat {
         switch self {
@@ -36,6 +36,7 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
         case .jpeg: .jpeg
         case .gif: .gif
         case .webp: .webp
+        case .avif: .avif
         }
     }
 }

@@ -26,7 +26,7 @@ final class FetchOutputWriter: Sendable {
             bytes = data
             format = ImageFormat(detecting: data)
         } else {
-            let writable: [ImageFormat] = [.png, .jpeg, .gif, .webp]
+            let writable: [ImageFormat] = [.png, .jpeg, .gif, .webp, .avif]
             format = writable.contains(result.image.format) ? result.image.format : .png
             bytes = try ImageCodersManager.shared.encode(result.image, as: format, options: ImageEncodeOptions())
         }
@@ -60,6 +60,7 @@ final class FetchOutputWriter: Sendable {
         case .jpeg: "jpg"
         case .gif: "gif"
         case .webp: "webp"
+        case .avif: "avif"
         default: "png"
         }
     }

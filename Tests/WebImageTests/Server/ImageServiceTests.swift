@@ -51,6 +51,25 @@ struct ImageServiceTests {
         }
     }
 
+    @Test func acceptPicksAVIFFirstAtQuality63AndItsExtensionWorks() async throws {
+        try await Self.withService { service, origin, _ in
+            let source = origin.url(Self.photo)
+            let avif = await service.respond(
+                to: ServiceRequest(path: Self.path("w:100", source), accept: "image/avif,image/webp,*/*"))
+            #expect(avif.header("Content-Type") == "image/avif")
+            #expect(avif.header("Vary") == "Accept")
+            let image = try Self.decode(avif)
+            #expect(image.format == .avif && image.width == 100)
+            // No quality in the URL means 63, imgproxy's AVIF default: the same bytes as asking for it.
+            let named = await service.respond(to: ServiceRequest(path: Self.path("w:100/q:63", source, ext: "avif")))
+            #expect(named.header("Content-Type") == "image/avif")
+            #expect(named.header("Vary") == nil)
+            #expect(named.body == avif.body)
+            let other = await service.respond(to: ServiceRequest(path: Self.path("w:100/q:90", source, ext: "avif")))
+            #expect(other.body != avif.body)
+        }
+    }
+
     @Test func acceptPicksWebPAndAnExplicitFormatWins() async throws {
         try await Self.withService { service, origin, _ in
             let source = origin.url(Self.photo)

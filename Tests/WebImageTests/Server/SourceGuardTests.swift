@@ -85,8 +85,11 @@ struct SourceGuardTests {
         }
     }
 
+    /// The resolver is injected: a real lookup of a missing name waits on the machine's DNS.
     @Test func aNameThatDoesNotResolveIsABadGateway() async throws {
-        try await withImageService(ServiceConfiguration()) { service in
+        var configuration = ServiceConfiguration()
+        configuration.sourceHostResolver = { _ in [] }
+        try await withImageService(configuration) { service in
             let response = await Self.respond(service, "http://no-such-host.invalid/x.png")
             #expect(response.status == 502)
         }

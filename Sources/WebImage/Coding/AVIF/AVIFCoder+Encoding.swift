@@ -1,0 +1,160 @@
+import CAVIF
+import Foundation
+
+extension AVIFCoder {
+    /// Encodes `image` as AVIF: lossy at a quantizer from `compressionQuality` (SDWebImage's
+    /// AVIF coder's mapping: 1 is quantizer 0, 0 is 63; or the best quality within
+    /// `maxFileSize`), or lossless (`options.lossless`: 4:4:4, identity matrix, quantizer 0).
+    /// The upright pixels are encoded, scaled down to fit `maxPixelSize`; an animation becomes
+    /// an image sequence unless `firstFrameOnly`. ``ImageEncodeOptions/keptMetadata`` goes into
+    /// the container's `colr` ICC profile, Exif and XMP items.
+    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError)
+        -> Data
+    {
+        guard format == .avif else { throw .unsupportedFormat(format) }
+        let metadata = image.metadata.forEncoding(options.keptMetadata)
+        var frames: [(bitmap: ImageBitmap, duration: Double)]
+        if let animation = image.animation, animation.frameCount > 1, !options.firstFrameOnly {
+            frames = []
+            for index in 0..<animation.frameCount {
+                let frame = try animation.frame(at: index)
+                frames.append((try Self.prepare(frame.bitmap, image.orientation, options), frame.duration))
+            }
+        } else {
+            frames = [(try Self.prepare(image.bitmap, image.orientation, options), 0)]
+        }
+        let settings = Settings(options: options)
+        let first = try Self.encode(frames, settings: settings, metadata: metadata)
+        guard !options.lossless, let limit = options.maxFileSize, first.count > limit else { return first }
+        // Binary search over quantizers above the first one for the best quality within the limit.
+        var best: Data?
+        var smallest = first
+        var low = settings.quantizer + 1
+        var high = Int(AVIF_QUANTIZER_WORST_QUALITY)
+        while low <= high {
+            let mid = (low + high) / 2
+            var candidate = settings
+            candidate.quantizer = mid
+            let data = try Self.encode(frames, settings: candidate, metadata: metadata)
+            if data.count < smallest.count { smallest = data }
+            if data.count <= limit {
+                best = data
+                high = mid - 1
+            } else {
+                low = mid + 1
+            }
+        }
+        return best ?? smallest
+    }
+
+    /// What one encode uses.
+    struct Settings {
+        var quantizer: Int
+        var lossless: Bool
+        var speed: Int32
+        var yuv444: Bool
+
+        init(options: ImageEncodeOptions) {
+            let quality = options.compressionQuality.isNaN ? 1 : min(max(options.compressionQuality, 0), 1)
+            let worst = Double(AVIF_QUANTIZER_WORST_QUALITY)
+            quantizer = Int((worst - quality * worst).rounded())
+            lossless = options.lossless
+            speed = AVIFCoder.speed(options.effort)
+            yuv444 = options.lossless || options.chromaSubsampling == .yuv444
+        }
+    }
+
+    /// libavif's speed (0 slowest … 10 fastest) for an effort: 6, the default, is libaom's and
+    /// Pillow's.
+    static func speed(_ effort: EncodeEffort) -> Int32 {
+        switch effort {
+        case .fastest: 9
+        case .balanced: 6
+        case .smallest: 4
+        }
+    }
+
+    /// The pixels to encode: upright, and scaled down to fit `maxPixelSize`.
+    static func prepare(
+        _ bitmap: ImageBitmap, _ orientation: ImageOrientation, _ options: ImageEncodeOptions
+    ) throws(WebImageError) -> ImageBitmap {
+        let upright = bitmap.applyingOrientation(orientation)
+        guard options.maxPixelSize.isPositive else { return upright }
+        let size = DecodeGeometry.scaledSize(
+            upright.size, fitting: options.maxPixelSize, preserveAspectRatio: true, shouldScaleUp: false)
+        return try upright.resampled(to: size)
+    }
+
+    /// One AVIF file of `frames` (one frame: a still image item; more: a sequence in
+    /// milliseconds).
+    static func encode(
+        _ frames: [(bitmap: ImageBitmap, duration: Double)], settings: Settings, metadata: ImageMetadata
+    ) throws(WebImageError) -> Data {
+        guard let encoder = avifEncoderCreate() else { throw .encodingFailed("libavif could not make an encoder") }
+        defer { avifEncoderDestroy(encoder) }
+        encoder.pointee.maxThreads = Int32(ProcessInfo.processInfo.activeProcessorCount)
+        encoder.pointee.speed = settings.speed
+        encoder.pointee.timescale = 1000
+        let quantizer = Int32(settings.lossless ? Int(AVIF_QUANTIZER_LOSSLESS) : settings.quantizer)
+        encoder.pointee.minQuantizer = quantizer
+        encoder.pointee.maxQuantizer = quantizer
+        encoder.pointee.minQuantizerAlpha = quantizer
+        encoder.pointee.maxQuantizerAlpha = quantizer
+        let flags = frames.count == 1 ? AVIF_ADD_IMAGE_FLAG_SINGLE : AVIF_ADD_IMAGE_FLAG_NONE
+        for (index, frame) in frames.enumerated() {
+            let image = try makeImage(
+                frame.bitmap, settings: settings, metadata: index == 0 ? metadata : ImageMetadata())
+            defer { avifImageDestroy(image) }
+            let milliseconds = UInt64(max(1, (frame.duration * 1000).rounded()))
+            let result = avifEncoderAddImage(encoder, image, milliseconds, avifAddImageFlags(flags.rawValue))
+            guard result == AVIF_RESULT_OK else { throw error(result, "encoding frame \(index) as AVIF") }
+        }
+        var output = avifRWData()
+        defer { avifRWDataFree(&output) }
+        let result = avifEncoderFinish(encoder, &output)
+        guard result == AVIF_RESULT_OK, let bytes = output.data else { throw error(result, "finishing the AVIF file") }
+        return Data(bytes: bytes, count: output.size)
+    }
+
+    /// An 8-bit `avifImage` of `bitmap` in YUV (the caller destroys it), with `metadata`.
+    private static func makeImage(_ bitmap: ImageBitmap, settings: Settings, metadata: ImageMetadata)
+        throws(WebImageError) -> UnsafeMutablePointer<avifImage>
+    {
+        let format = settings.yuv444 ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420
+        guard let image = avifImageCreate(UInt32(bitmap.width), UInt32(bitmap.height), 8, format) else {
+            throw .encodingFailed("libavif could not make a \(bitmap.width)x\(bitmap.height) image")
+        }
+        if settings.lossless { image.pointee.matrixCoefficients = UInt16(AVIF_MATRIX_COEFFICIENTS_IDENTITY) }
+        image.pointee.yuvRange = AVIF_RANGE_FULL
+        var rgb = avifRGBImage()
+        avifRGBImageSetDefaults(&rgb, image)
+        rgb.depth = 8
+        rgb.format = AVIF_RGB_FORMAT_RGBA
+        rgb.ignoreAlpha = bitmap.containsTransparency ? AVIF_FALSE : AVIF_TRUE
+        rgb.rowBytes = UInt32(bitmap.bytesPerRow)
+        let converted = bitmap.pixels.withUnsafeBufferPointer { pixels in
+            rgb.pixels = UnsafeMutablePointer(mutating: pixels.baseAddress)
+            return avifImageRGBToYUV(image, &rgb)
+        }
+        guard converted == AVIF_RESULT_OK else {
+            avifImageDestroy(image)
+            throw error(converted, "converting the pixels to YUV")
+        }
+        if let icc = metadata.iccProfile {
+            icc.withUnsafeBytes { avifImageSetProfileICC(image, $0.bindMemory(to: UInt8.self).baseAddress, $0.count) }
+        }
+        if let exif = metadata.exif {
+            exif.withUnsafeBytes {
+                avifImageSetMetadataExif(image, $0.bindMemory(to: UInt8.self).baseAddress, $0.count)
+            }
+        }
+        if let xmp = metadata.xmp {
+            xmp.withUnsafeBytes { avifImageSetMetadataXMP(image, $0.bindMemory(to: UInt8.self).baseAddress, $0.count) }
+        }
+        return image
+    }
+
+    private static func error(_ result: avifResult, _ doing: String) -> WebImageError {
+        .encodingFailed("\(doing): \(String(cString: avifResultToString(result)))")
+    }
+}

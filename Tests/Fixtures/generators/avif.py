@@ -1,0 +1,92 @@
+"""AVIF fixtures, written by Pillow's AVIF plug-in (its own libavif and libaom) and, for
+10- and 12-bit pictures, by libavif's `avifenc` (Debian libavif-bin). Reference pixels are
+Pillow's decodes (an independent decoder), kept as raw RGBA next to each file.
+
+still.avif        64x48 q90 4:4:4: quadrants red / green / blue / white; still.rgba
+alpha.avif        32x32 lossless-ish q100 4:4:4 with alpha blocks (255, 128, 0); alpha.rgba
+photo.avif        192x128 q70 4:2:0 seeded noise over gradients; photo.rgba
+depth10.avif      64x48 10-bit 4:4:4 gradient (avifenc --depth 10 -q 90); depth10.rgba
+depth12.avif      64x48 12-bit, as above; depth12.rgba
+animated.avif     40x30, 4 solid frames, 100/200/50/300 ms; animated-N.rgba per frame
+rotated.avif      48x32 stored, with irot/imir for EXIF orientation 5 (transpose): shown 32x48;
+                  rotated.rgba holds the upright pixels (Pillow's exif_transpose of its decode)
+"""
+import pathlib
+import shutil
+import subprocess
+import tempfile
+
+import numpy as np
+from PIL import Image, ImageOps
+
+ANIMATED_COLOURS = [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0)]
+ANIMATED_DURATIONS = [100, 200, 50, 300]
+
+
+def _reference(path: pathlib.Path, transpose=False):
+    with Image.open(path) as image:
+        image.load()
+        if transpose:
+            image = ImageOps.exif_transpose(image)
+        path.with_suffix(".rgba").write_bytes(image.convert("RGBA").tobytes())
+
+
+def _gradient(w, h):
+    y, x = np.mgrid[0:h, 0:w]
+    return np.stack([x * 255 // (w - 1), y * 255 // (h - 1), (x + y) * 255 // (w + h - 2)], axis=-1).astype(np.uint8)
+
+
+def generate(out_dir: pathlib.Path):
+    a = np.zeros((48, 64, 3), np.uint8)
+    a[0:24, 0:32] = (255, 0, 0)
+    a[0:24, 32:64] = (0, 255, 0)
+    a[24:48, 0:32] = (0, 0, 255)
+    a[24:48, 32:64] = (255, 255, 255)
+    Image.fromarray(a, "RGB").save(out_dir / "still.avif", quality=90, subsampling="4:4:4", speed=6)
+    _reference(out_dir / "still.avif")
+
+    rgba = np.zeros((32, 32, 4), np.uint8)
+    rgba[0:16, 0:16] = (255, 0, 0, 255)
+    rgba[0:16, 16:32] = (0, 0, 255, 255)
+    rgba[16:32, 0:16] = (0, 200, 0, 128)
+    rgba[16:32, 16:32] = (10, 200, 30, 0)
+    Image.fromarray(rgba, "RGBA").save(out_dir / "alpha.avif", quality=100, subsampling="4:4:4", speed=6)
+    _reference(out_dir / "alpha.avif")
+
+    rng = np.random.default_rng(4321)
+    noise = rng.integers(-40, 40, size=(128, 192, 3))
+    photo = np.clip(_gradient(192, 128).astype(int) + noise, 0, 255).astype(np.uint8)
+    Image.fromarray(photo, "RGB").save(out_dir / "photo.avif", quality=70, subsampling="4:2:0", speed=6)
+    _reference(out_dir / "photo.avif")
+
+    avifenc = shutil.which("avifenc")
+    if avifenc is None:
+        raise SystemExit("avifenc is missing: apt-get install libavif-bin")
+    with tempfile.TemporaryDirectory() as scratch:
+        source = pathlib.Path(scratch) / "gradient.png"
+        Image.fromarray(_gradient(64, 48), "RGB").save(source)
+        for depth in (10, 12):
+            target = out_dir / f"depth{depth}.avif"
+            subprocess.run(
+                [avifenc, "--depth", str(depth), "--yuv", "444", "--min", "4", "--max", "4", "--speed", "6",
+                 "--jobs", "1", "--ignore-icc", str(source), str(target)],
+                check=True, stdout=subprocess.DEVNULL)
+            _reference(target)
+
+    frames = [Image.new("RGB", (40, 30), colour) for colour in ANIMATED_COLOURS]
+    frames[0].save(out_dir / "animated.avif", save_all=True, append_images=frames[1:],
+                   duration=ANIMATED_DURATIONS, quality=90, subsampling="4:4:4", speed=6)
+    with Image.open(out_dir / "animated.avif") as image:
+        for index in range(image.n_frames):
+            image.seek(index)
+            (out_dir / f"animated-{index}.rgba").write_bytes(image.convert("RGBA").tobytes())
+
+    stored = np.zeros((32, 48, 3), np.uint8)
+    stored[:, :] = (40, 40, 40)
+    stored[0:8, 0:12] = (255, 0, 0)  # a red block in the stored top-left corner
+    stored[24:32, 36:48] = (0, 0, 255)  # and a blue one bottom-right
+    exif = Image.Exif()
+    exif[0x0112] = 5
+    Image.fromarray(stored, "RGB").save(out_dir / "rotated.avif", quality=95, subsampling="4:4:4", speed=6,
+                                        exif=exif.tobytes())
+    _reference(out_dir / "rotated.avif", transpose=True)
