@@ -73,3 +73,14 @@ enum DecodeGeometry {
         }
     }
 }
+
+extension ImageDecodeOptions {
+    /// Whether `frameCount` frames of `frameSize` RGBA pixels are decoded up front: not when
+    /// ``lazyAnimatedFrames`` asks for lazy frames, nor when they would exceed
+    /// ``maxAnimationByteCount`` (or overflow counting them).
+    func decodesFramesEagerly(frameSize: PixelSize, frameCount: Int) -> Bool {
+        let (frameBytes, overflow) = frameSize.pixelCount.multipliedReportingOverflow(by: 4)
+        let (total, overflow2) = frameBytes.multipliedReportingOverflow(by: max(frameCount, 0))
+        return !lazyAnimatedFrames && !overflow && !overflow2 && total <= maxAnimationByteCount
+    }
+}

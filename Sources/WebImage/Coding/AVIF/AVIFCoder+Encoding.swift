@@ -18,10 +18,14 @@ extension AVIFCoder {
             frames = []
             for index in 0..<animation.frameCount {
                 let frame = try animation.frame(at: index)
-                frames.append((try Self.prepare(frame.bitmap, image.orientation, options), frame.duration))
+                frames.append(
+                    (
+                        try frame.bitmap.preparedForEncoding(orientation: image.orientation, options: options),
+                        frame.duration
+                    ))
             }
         } else {
-            frames = [(try Self.prepare(image.bitmap, image.orientation, options), 0)]
+            frames = [(try image.bitmap.preparedForEncoding(orientation: image.orientation, options: options), 0)]
         }
         let settings = Settings(options: options)
         let first = try Self.encode(frames, settings: settings, metadata: metadata)
@@ -72,17 +76,6 @@ extension AVIFCoder {
         case .balanced: 6
         case .smallest: 4
         }
-    }
-
-    /// The pixels to encode: upright, and scaled down to fit `maxPixelSize`.
-    static func prepare(
-        _ bitmap: ImageBitmap, _ orientation: ImageOrientation, _ options: ImageEncodeOptions
-    ) throws(WebImageError) -> ImageBitmap {
-        let upright = bitmap.applyingOrientation(orientation)
-        guard options.maxPixelSize.isPositive else { return upright }
-        let size = DecodeGeometry.scaledSize(
-            upright.size, fitting: options.maxPixelSize, preserveAspectRatio: true, shouldScaleUp: false)
-        return try upright.resampled(to: size)
     }
 
     /// One AVIF file of `frames` (one frame: a still image item; more: a sequence in

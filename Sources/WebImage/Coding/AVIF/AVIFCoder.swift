@@ -55,9 +55,7 @@ public struct AVIFCoder: AnimatedImageCoding {
                 isThumbnail: target != nil, metadata: session.metadata(options.readMetadata))
         }
         let metadata = session.metadata(options.readMetadata)
-        let (frameBytes, overflow) = out.pixelCount.multipliedReportingOverflow(by: 4)
-        let (total, overflow2) = frameBytes.multipliedReportingOverflow(by: session.frameCount)
-        let eager = !options.lazyAnimatedFrames && !overflow && !overflow2 && total <= options.maxAnimationByteCount
+        let eager = options.decodesFramesEagerly(frameSize: out, frameCount: session.frameCount)
         let animation: ImageAnimation
         let poster: ImageBitmap
         if eager {

@@ -33,8 +33,7 @@ extension GIFCoder {
         }
 
         let outputSize = target ?? canvasSize
-        let (total, overflow) = outputSize.pixelCount.multipliedReportingOverflow(by: 4 * frameCount)
-        if options.lazyAnimatedFrames || overflow || total > options.maxAnimationByteCount {
+        if !options.decodesFramesEagerly(frameSize: outputSize, frameCount: frameCount) {
             let provider = try GIFAnimatedImageProvider(data: data, container: container, options: options)
             return image(try provider.frame(at: 0), ImageAnimation(provider: provider))
         }

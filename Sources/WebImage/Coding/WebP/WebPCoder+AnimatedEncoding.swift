@@ -11,7 +11,7 @@ extension WebPCoder {
         _ animation: ImageAnimation, orientation: ImageOrientation, options: ImageEncodeOptions
     ) throws(WebImageError) -> Data {
         let frames = try animation.allFrames()
-        let first = try Self.prepare(frames[0].bitmap, orientation: orientation, options: options)
+        let first = try frames[0].bitmap.preparedForEncoding(orientation: orientation, options: options)
         let quality = options.lossless ? 75 : Self.quality(options.compressionQuality)
         var config = try Self.makeConfig(
             quality: quality, lossless: options.lossless, method: Self.animationMethod(options.effort))
@@ -28,7 +28,8 @@ extension WebPCoder {
 
         var timestamp = 0
         for (index, frame) in frames.enumerated() {
-            let bitmap = index == 0 ? first : try Self.prepare(frame.bitmap, orientation: orientation, options: options)
+            let bitmap =
+                index == 0 ? first : try frame.bitmap.preparedForEncoding(orientation: orientation, options: options)
             guard bitmap.size == first.size else {
                 throw .encodingFailed("frame \(index) is \(bitmap.size), the canvas is \(first.size)")
             }

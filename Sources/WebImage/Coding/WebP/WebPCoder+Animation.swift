@@ -20,9 +20,7 @@ extension WebPCoder {
                 metadata: metadata)
         }
 
-        let (frameBytes, overflow) = out.pixelCount.multipliedReportingOverflow(by: 4)
-        let (total, overflow2) = frameBytes.multipliedReportingOverflow(by: container.frameCount)
-        let eager = !options.lazyAnimatedFrames && !overflow && !overflow2 && total <= options.maxAnimationByteCount
+        let eager = options.decodesFramesEagerly(frameSize: out, frameCount: container.frameCount)
         let animation: ImageAnimation
         let poster: ImageBitmap
         if eager {

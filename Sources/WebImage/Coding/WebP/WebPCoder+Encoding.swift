@@ -18,7 +18,7 @@ extension WebPCoder {
         if let animation = image.animation, animation.frameCount > 1, !options.firstFrameOnly {
             return try withMetadata(encodeAnimation(animation, orientation: image.orientation, options: options))
         }
-        let bitmap = try Self.prepare(image.bitmap, orientation: image.orientation, options: options)
+        let bitmap = try image.bitmap.preparedForEncoding(orientation: image.orientation, options: options)
         let method = Self.stillMethod(options.effort)
         if options.lossless {
             return try withMetadata(Self.encodeStill(bitmap, quality: 75, lossless: true, method: method))
@@ -80,17 +80,6 @@ extension WebPCoder {
     static func quality(_ compressionQuality: Double) -> Float {
         let q = compressionQuality.isNaN ? 1 : min(max(compressionQuality, 0), 1)
         return Float(q * 100)
-    }
-
-    /// The pixels to encode: upright, and scaled down to fit `maxPixelSize`.
-    static func prepare(
-        _ bitmap: ImageBitmap, orientation: ImageOrientation, options: ImageEncodeOptions
-    ) throws(WebImageError) -> ImageBitmap {
-        let upright = bitmap.applyingOrientation(orientation)
-        guard options.maxPixelSize.isPositive else { return upright }
-        let size = DecodeGeometry.scaledSize(
-            upright.size, fitting: options.maxPixelSize, preserveAspectRatio: true, shouldScaleUp: false)
-        return try upright.resampled(to: size)
     }
 
     /// A libwebp encoder config for one quality and `method`; lossless keeps RGB under alpha 0
