@@ -51,6 +51,9 @@ enum DemoImages {
         add(
             "/spinner.webp", try codecs.encode(animated(hue: 6, format: .webp), as: .webp, options: lossy), "image/webp"
         )
+        var avif = lossy
+        avif.effort = .fastest
+        add("/photo.avif", try codecs.encode(still(hue: 9, alpha: true), as: .avif, options: avif), "image/avif")
         add(
             "/slow.jpg", try codecs.encode(still(hue: 7, alpha: false), as: .jpeg, options: ImageEncodeOptions()),
             "image/jpeg")
@@ -68,6 +71,7 @@ enum DemoImages {
             DemoItem(caption: "WEBP LOSSLESS", path: "/lossless.webp"),
             DemoItem(caption: "GIF ANIM 4F", path: "/spinner.gif"),
             DemoItem(caption: "WEBP ANIM 4F", path: "/spinner.webp"),
+            DemoItem(caption: "AVIF ALPHA", path: "/photo.avif"),
             // About 0.4 s: the body arrives 2 KB at a time, 40 ms apart.
             DemoItem(caption: "JPEG SLOW", path: "/slow.jpg", query: "drip=2048:40", copies: 5),
             DemoItem(caption: "BAD BYTES", path: "/garbage.png", isBroken: true),

@@ -35,6 +35,7 @@ enum ServeDemoGallery {
             Example(
                 caption: "base64url source, WebP", options: "rs:fit:400:300", source: scene, format: "webp",
                 base64Source: true),
+            Example(caption: "AVIF at quality 50", options: "rs:fit:400:300/q:50", source: scene, format: "avif"),
             Example(caption: "PNG with alpha, kept", options: "rs:fit:240:240", source: badge, format: "png"),
             Example(
                 caption: "alpha flattened into JPEG", options: "rs:fit:240:240/bg:255:236:200", source: badge,
