@@ -18,7 +18,7 @@ import sys
 import numpy as np
 from PIL import Image, ImageDraw
 
-GENERATOR_VERSION = 6
+GENERATOR_VERSION = 7
 HERE = pathlib.Path(__file__).resolve().parent
 
 ANIM_SIZE = (480, 360)
@@ -81,6 +81,12 @@ def make_still_webp():
     return encode(Image.fromarray(rgb, "RGB"), "WEBP", quality=80)
 
 
+def make_still_avif():
+    """1600x1200 at Pillow's AVIF quality 60, speed 6 (libavif's default), 4:2:0."""
+    rgb = photo_like(seed=9, width=1600, height=1200, noise_sigma=8)
+    return encode(Image.fromarray(rgb, "RGB"), "AVIF", quality=60, speed=6, subsampling="4:2:0")
+
+
 def animation_frames():
     """20 palette frames: a static banded background, moving discs and a flickering noisy
     patch, so each frame changes only in part (GIF sub-frames, disposal and compositing)."""
@@ -133,6 +139,7 @@ INPUTS = {
     "anim.gif": make_anim_gif,
     "still.webp": make_still_webp,
     "anim.webp": make_anim_webp,
+    "still.avif": make_still_avif,
     "cache.jpg": make_cache_jpg,
     "photo-1mp.png": make_photo_png,
 }

@@ -2,7 +2,8 @@
 """Regenerates every committed test fixture, deterministically.
 
 Each module in generators/ exposes generate(out_dir) and writes its images under
-Tests/Fixtures/<name>/. Needs Pillow and numpy (pip install pillow numpy).
+Tests/Fixtures/<name>/. Needs Pillow 11.3 or later (AVIF) and numpy (pip install pillow numpy), and
+avifenc for the 10- and 12-bit AVIF fixtures (apt-get install libavif-bin).
 """
 import importlib.util
 import pathlib

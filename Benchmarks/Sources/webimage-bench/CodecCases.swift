@@ -25,6 +25,9 @@ let codecCases: [BenchCase] = [
     decodeCase(
         "webp-anim-decode", input: "anim.webp",
         summary: "480x360 lossy q80 animated WebP, all 20 frames decoded to full-canvas RGBA"),
+    decodeCase(
+        "avif-decode", input: "still.avif",
+        summary: "1600x1200 AVIF (Pillow q60, 4:2:0), decode to RGBA (dav1d on both sides)"),
 ]
 
 /// A case that decodes the input file `input` with the default options plus `thumbnail`, and

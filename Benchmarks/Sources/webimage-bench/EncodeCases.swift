@@ -21,6 +21,9 @@ let encodeCases: [BenchCase] = [
         "webp-anim-encode", input: "anim.gif", as: .webp, quality: 0.8,
         summary: "20 frames of 480x360 (the GIF input, decoded) to animated lossy WebP q80"),
     encodeCase(
+        "avif-encode", input: "photo-1mp.png", as: .avif, quality: 0.63,
+        summary: "1152x864 RGB photo to AVIF q63 (quantizer 23, speed 6, 4:2:0, libaom, every core)"),
+    encodeCase(
         "gif-encode", input: "anim.gif", as: .gif,
         summary: "20 frames of 480x360 (the GIF input, decoded) to an animated GIF"),
 ]
