@@ -3,8 +3,8 @@ import PackageDescription
 
 /// The libFuzzer targets under Fuzz/, run by scripts/fuzz.
 let fuzzTargets = [
-    "fuzz-format", "fuzz-jpeg", "fuzz-png", "fuzz-gif", "fuzz-webp", "fuzz-avif", "fuzz-cache-entry",
-    "fuzz-service-url",
+    "fuzz-format", "fuzz-jpeg", "fuzz-png", "fuzz-gif", "fuzz-webp", "fuzz-avif", "fuzz-tiff",
+    "fuzz-cache-entry", "fuzz-service-url",
 ]
 
 let package = Package(
@@ -54,12 +54,16 @@ let package = Package(
         .systemLibrary(
             name: "CGIF",
             providers: [.apt(["libgif-dev"]), .brew(["giflib"])]),
-        // C code that owns setjmp/longjmp for libjpeg and libpng (Swift cannot call setjmp).
-        .target(name: "CWebImageShims", dependencies: ["CJPEG", "CPNG"]),
+        // C code that owns setjmp/longjmp for libjpeg and libpng (Swift cannot call setjmp), and
+        // libtiff's memory I/O and variadic tag calls (Swift cannot call C variadic functions).
+        .systemLibrary(
+            name: "CTIFF",
+            providers: [.apt(["libtiff-dev"]), .brew(["libtiff"])]),
+        .target(name: "CWebImageShims", dependencies: ["CJPEG", "CPNG", "CTIFF"]),
         .target(
             name: "WebImage",
             dependencies: [
-                "CWebImageShims", "CJPEG", "CPNG", "CWebP", "CGIF", "CZlib", "CAVIF",
+                "CWebImageShims", "CJPEG", "CPNG", "CWebP", "CGIF", "CZlib", "CAVIF", "CTIFF",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

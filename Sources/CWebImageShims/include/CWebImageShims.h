@@ -4,4 +4,5 @@
 #include "png_shim.h"
 #include "rename_shim.h"
 #include "stat_shim.h"
+#include "tiff_shim.h"
 #endif

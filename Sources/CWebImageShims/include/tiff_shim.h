@@ -1,0 +1,41 @@
+#ifndef CWI_TIFF_SHIM_H
+#define CWI_TIFF_SHIM_H
+/* tiff: libtiff over memory buffers, with libtiff's messages captured instead of printed.
+ * Functions returning int give 0 on success and -1 on failure, with the message written into
+ * `err` (always NUL-terminated when errlen > 0). */
+#include <stddef.h>
+#include <stdint.h>
+
+/* One open in-memory TIFF; the buffer must outlive the reader. */
+typedef struct cwi_tiff_reader cwi_tiff_reader;
+
+/* What one page (directory) holds. */
+typedef struct cwi_tiff_page {
+    uint32_t width;       /* as stored */
+    uint32_t height;
+    int has_alpha;        /* an extra sample, associated or not */
+    int orientation;      /* the Orientation tag, 1...8 (1 when absent or out of range) */
+} cwi_tiff_page;
+
+/* Opens `data`. `max_alloc` bounds every single allocation libtiff makes for it. */
+cwi_tiff_reader *cwi_tiff_open(const uint8_t *data, size_t size, int64_t max_alloc, char *err, size_t errlen);
+void cwi_tiff_close(cwi_tiff_reader *reader);
+
+/* The number of pages, counting at most `max_pages`. */
+int cwi_tiff_page_count(cwi_tiff_reader *reader, int max_pages);
+
+/* Makes page `index` current and describes it. */
+int cwi_tiff_page_info(cwi_tiff_reader *reader, int index, cwi_tiff_page *page, char *err, size_t errlen);
+
+/* Decodes the current page into `rgba` (width * height * 4 bytes): 8-bit RGBA in stored row
+ * order (the orientation is not applied), straight alpha. Any layout libtiff's RGBA interface
+ * reads: strips or tiles, any compression it was built with, palette, gray, 16-bit. */
+int cwi_tiff_read_rgba(cwi_tiff_reader *reader, uint8_t *rgba, const cwi_tiff_page *page, char *err, size_t errlen);
+
+/* A new TIFF of `count` pages of 8-bit RGBA pixels (`pages[i]` is widths[i] * heights[i] * 4
+ * bytes), deflate-compressed with horizontal prediction; RGB when `has_alpha` is 0, else RGBA
+ * with unassociated alpha. Returns a buffer to release with cwi_tiff_free, or NULL. */
+uint8_t *cwi_tiff_write(const uint8_t *const *pages, const uint32_t *widths, const uint32_t *heights, int count,
+                        int has_alpha, size_t *out_size, char *err, size_t errlen);
+void cwi_tiff_free(void *buffer);
+#endif

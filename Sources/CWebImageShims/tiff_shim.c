@@ -1,0 +1,309 @@
+#include "tiff_shim.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tiffio.h>
+
+/* ---- errors ---------------------------------------------------------------------------- */
+
+typedef struct cwi_tiff_messages {
+    char last_error[256];
+} cwi_tiff_messages;
+
+/* Keeps libtiff's latest error; returning 1 stops it reaching the global (printing) handler. */
+static int cwi_tiff_on_error(TIFF *tif, void *user, const char *module, const char *fmt, va_list ap) {
+    (void)tif;
+    cwi_tiff_messages *messages = user;
+    char text[200];
+    vsnprintf(text, sizeof text, fmt, ap);
+    snprintf(messages->last_error, sizeof messages->last_error, "%s%s%s", module ? module : "", module ? ": " : "",
+             text);
+    return 1;
+}
+
+static int cwi_tiff_on_warning(TIFF *tif, void *user, const char *module, const char *fmt, va_list ap) {
+    (void)tif, (void)user, (void)module, (void)fmt, (void)ap;
+    return 1;
+}
+
+static void cwi_tiff_set_error(char *err, size_t errlen, const char *what, const cwi_tiff_messages *messages) {
+    if (errlen == 0) return;
+    if (messages && messages->last_error[0]) {
+        snprintf(err, errlen, "%s (%s)", what, messages->last_error);
+    } else {
+        snprintf(err, errlen, "%s", what);
+    }
+}
+
+/* ---- a memory file ---------------------------------------------------------------------- */
+
+typedef struct cwi_tiff_memory {
+    uint8_t *data;
+    size_t size;
+    size_t capacity; /* 0: read-only, `data` not ours */
+    size_t position;
+    int failed;      /* a write could not grow the buffer */
+} cwi_tiff_memory;
+
+static tmsize_t cwi_memory_read(thandle_t handle, void *buffer, tmsize_t count) {
+    cwi_tiff_memory *memory = handle;
+    if (count <= 0 || memory->position >= memory->size) return 0;
+    size_t available = memory->size - memory->position;
+    size_t n = (size_t)count < available ? (size_t)count : available;
+    memcpy(buffer, memory->data + memory->position, n);
+    memory->position += n;
+    return (tmsize_t)n;
+}
+
+static tmsize_t cwi_memory_write(thandle_t handle, void *buffer, tmsize_t count) {
+    cwi_tiff_memory *memory = handle;
+    if (count <= 0) return 0;
+    if (memory->capacity == 0 && memory->data != NULL) return 0;
+    size_t end = memory->position + (size_t)count;
+    if (end < memory->position) return 0;
+    if (end > memory->capacity) {
+        size_t capacity = memory->capacity ? memory->capacity : 65536;
+        while (capacity < end) capacity *= 2;
+        uint8_t *grown = realloc(memory->data, capacity);
+        if (grown == NULL) {
+            memory->failed = 1;
+            return 0;
+        }
+        memory->data = grown;
+        memory->capacity = capacity;
+    }
+    if (memory->position > memory->size) memset(memory->data + memory->size, 0, memory->position - memory->size);
+    memcpy(memory->data + memory->position, buffer, (size_t)count);
+    memory->position = end;
+    if (end > memory->size) memory->size = end;
+    return count;
+}
+
+static toff_t cwi_memory_seek(thandle_t handle, toff_t offset, int whence) {
+    cwi_tiff_memory *memory = handle;
+    uint64_t base = whence == SEEK_CUR ? memory->position : whence == SEEK_END ? memory->size : 0;
+    uint64_t target = base + offset;
+    if (whence != SEEK_SET && (int64_t)offset < 0 && (uint64_t)(-(int64_t)offset) > base) return (toff_t)-1;
+    if (whence == SEEK_SET) target = offset;
+    if (target > (uint64_t)SIZE_MAX / 2) return (toff_t)-1;
+    memory->position = (size_t)target;
+    return target;
+}
+
+static int cwi_memory_close(thandle_t handle) {
+    (void)handle;
+    return 0;
+}
+
+static toff_t cwi_memory_size(thandle_t handle) { return ((cwi_tiff_memory *)handle)->size; }
+
+static int cwi_memory_map(thandle_t handle, void **base, toff_t *size) {
+    (void)handle, (void)base, (void)size;
+    return 0;
+}
+
+static void cwi_memory_unmap(thandle_t handle, void *base, toff_t size) { (void)handle, (void)base, (void)size; }
+
+static TIFF *cwi_tiff_client_open(cwi_tiff_memory *memory, const char *mode, cwi_tiff_messages *messages,
+                                  int64_t max_alloc) {
+    TIFFOpenOptions *options = TIFFOpenOptionsAlloc();
+    if (options == NULL) return NULL;
+    if (max_alloc > 0) TIFFOpenOptionsSetMaxSingleMemAlloc(options, (tmsize_t)max_alloc);
+    TIFFOpenOptionsSetErrorHandlerExtR(options, cwi_tiff_on_error, messages);
+    TIFFOpenOptionsSetWarningHandlerExtR(options, cwi_tiff_on_warning, messages);
+    TIFF *tif = TIFFClientOpenExt("memory", mode, memory, cwi_memory_read, cwi_memory_write, cwi_memory_seek,
+                                  cwi_memory_close, cwi_memory_size, cwi_memory_map, cwi_memory_unmap, options);
+    TIFFOpenOptionsFree(options);
+    return tif;
+}
+
+/* ---- reading ---------------------------------------------------------------------------- */
+
+struct cwi_tiff_reader {
+    TIFF *tif;
+    cwi_tiff_memory memory;
+    cwi_tiff_messages messages;
+};
+
+cwi_tiff_reader *cwi_tiff_open(const uint8_t *data, size_t size, int64_t max_alloc, char *err, size_t errlen) {
+    cwi_tiff_reader *reader = calloc(1, sizeof *reader);
+    if (reader == NULL) {
+        cwi_tiff_set_error(err, errlen, "out of memory", NULL);
+        return NULL;
+    }
+    reader->memory.data = (uint8_t *)data;
+    reader->memory.size = size;
+    /* "m": no memory mapping; "h": read the header only, the first directory on demand. */
+    reader->tif = cwi_tiff_client_open(&reader->memory, "rm", &reader->messages, max_alloc);
+    if (reader->tif == NULL) {
+        cwi_tiff_set_error(err, errlen, "not a readable TIFF", &reader->messages);
+        free(reader);
+        return NULL;
+    }
+    return reader;
+}
+
+void cwi_tiff_close(cwi_tiff_reader *reader) {
+    if (reader == NULL) return;
+    TIFFClose(reader->tif);
+    free(reader);
+}
+
+int cwi_tiff_page_count(cwi_tiff_reader *reader, int max_pages) {
+    int count = 0;
+    if (!TIFFSetDirectory(reader->tif, 0)) return 0;
+    do {
+        count++;
+    } while (count < max_pages && TIFFReadDirectory(reader->tif));
+    return count;
+}
+
+int cwi_tiff_page_info(cwi_tiff_reader *reader, int index, cwi_tiff_page *page, char *err, size_t errlen) {
+    reader->messages.last_error[0] = 0;
+    if (index < 0 || index > 65535 || !TIFFSetDirectory(reader->tif, (tdir_t)index)) {
+        cwi_tiff_set_error(err, errlen, "the page cannot be read", &reader->messages);
+        return -1;
+    }
+    uint32_t width = 0, height = 0;
+    uint16_t orientation = ORIENTATION_TOPLEFT, extra_count = 0;
+    uint16_t *extra = NULL;
+    if (!TIFFGetField(reader->tif, TIFFTAG_IMAGEWIDTH, &width) ||
+        !TIFFGetField(reader->tif, TIFFTAG_IMAGELENGTH, &height)) {
+        cwi_tiff_set_error(err, errlen, "the page has no size", &reader->messages);
+        return -1;
+    }
+    TIFFGetFieldDefaulted(reader->tif, TIFFTAG_ORIENTATION, &orientation);
+    TIFFGetFieldDefaulted(reader->tif, TIFFTAG_EXTRASAMPLES, &extra_count, &extra);
+    page->width = width;
+    page->height = height;
+    page->has_alpha = extra_count > 0 && extra != NULL &&
+                      (extra[0] == EXTRASAMPLE_ASSOCALPHA || extra[0] == EXTRASAMPLE_UNASSALPHA);
+    page->orientation = orientation >= 1 && orientation <= 8 ? orientation : 1;
+    return 0;
+}
+
+/* 8-bit RGBA with unassociated alpha in strips: read as stored, since libtiff's RGBA interface
+ * would premultiply it (losing the colour under alpha 0 and a level here and there). */
+static int cwi_tiff_is_plain_unassociated_rgba(TIFF *tif, const cwi_tiff_page *page) {
+    uint16_t bits = 0, samples = 0, photometric = 0, planar = PLANARCONFIG_CONTIG, extra_count = 0;
+    uint16_t *extra = NULL;
+    TIFFGetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, &bits);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &samples);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &planar);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_EXTRASAMPLES, &extra_count, &extra);
+    if (!TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &photometric)) return 0;
+    return bits == 8 && samples == 4 && photometric == PHOTOMETRIC_RGB && planar == PLANARCONFIG_CONTIG &&
+           !TIFFIsTiled(tif) && extra_count == 1 && extra != NULL && extra[0] == EXTRASAMPLE_UNASSALPHA &&
+           TIFFScanlineSize64(tif) == (uint64_t)page->width * 4;
+}
+
+int cwi_tiff_read_rgba(cwi_tiff_reader *reader, uint8_t *rgba, const cwi_tiff_page *page, char *err, size_t errlen) {
+    reader->messages.last_error[0] = 0;
+    if (cwi_tiff_is_plain_unassociated_rgba(reader->tif, page)) {
+        for (uint32_t y = 0; y < page->height; y++) {
+            if (TIFFReadScanline(reader->tif, rgba + (size_t)y * page->width * 4, y, 0) < 0) {
+                cwi_tiff_set_error(err, errlen, "the pixels cannot be decoded", &reader->messages);
+                return -1;
+            }
+        }
+        return 0;
+    }
+    char why[1024] = "";
+    if (!TIFFRGBAImageOK(reader->tif, why)) {
+        char text[1100];
+        snprintf(text, sizeof text, "this TIFF layout is not supported: %s", why);
+        cwi_tiff_set_error(err, errlen, text, NULL);
+        return -1;
+    }
+    /* Asking for the page's own orientation makes libtiff flip nothing: rows come as stored. */
+    if (!TIFFReadRGBAImageOriented(reader->tif, page->width, page->height, (uint32_t *)(void *)rgba,
+                                   page->orientation, 1)) {
+        cwi_tiff_set_error(err, errlen, "the pixels cannot be decoded", &reader->messages);
+        return -1;
+    }
+    /* The raster is ABGR in native order: R, G, B, A bytes on little-endian machines. */
+    size_t count = (size_t)page->width * page->height;
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    for (size_t i = 0; i < count; i++) {
+        uint8_t *p = rgba + i * 4;
+        uint8_t a = p[0], b = p[1], g = p[2], r = p[3];
+        p[0] = r, p[1] = g, p[2] = b, p[3] = a;
+    }
+#endif
+    /* libtiff's RGBA interface premultiplies (associated or not); the model is straight alpha. */
+    if (page->has_alpha) {
+        for (size_t i = 0; i < count; i++) {
+            uint8_t *p = rgba + i * 4;
+            unsigned a = p[3];
+            if (a == 0 || a == 255) continue;
+            for (int c = 0; c < 3; c++) {
+                unsigned v = (p[c] * 255u + a / 2) / a;
+                p[c] = (uint8_t)(v > 255 ? 255 : v);
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- writing ---------------------------------------------------------------------------- */
+
+uint8_t *cwi_tiff_write(const uint8_t *const *pages, const uint32_t *widths, const uint32_t *heights, int count,
+                        int has_alpha, size_t *out_size, char *err, size_t errlen) {
+    cwi_tiff_memory memory = {0};
+    cwi_tiff_messages messages = {{0}};
+    TIFF *tif = cwi_tiff_client_open(&memory, "w", &messages, 0);
+    if (tif == NULL) {
+        cwi_tiff_set_error(err, errlen, "libtiff could not start a file", &messages);
+        free(memory.data);
+        return NULL;
+    }
+    const int samples = has_alpha ? 4 : 3;
+    uint8_t *row = NULL;
+    int ok = 1;
+    for (int page = 0; ok && page < count; page++) {
+        const uint32_t width = widths[page], height = heights[page];
+        TIFFSetField(tif, TIFFTAG_IMAGEWIDTH, width);
+        TIFFSetField(tif, TIFFTAG_IMAGELENGTH, height);
+        TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, samples);
+        TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, 8);
+        TIFFSetField(tif, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_RGB);
+        TIFFSetField(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
+        TIFFSetField(tif, TIFFTAG_ORIENTATION, ORIENTATION_TOPLEFT);
+        TIFFSetField(tif, TIFFTAG_COMPRESSION, COMPRESSION_ADOBE_DEFLATE);
+        TIFFSetField(tif, TIFFTAG_PREDICTOR, PREDICTOR_HORIZONTAL);
+        if (has_alpha) {
+            uint16_t extra[1] = {EXTRASAMPLE_UNASSALPHA};
+            TIFFSetField(tif, TIFFTAG_EXTRASAMPLES, 1, extra);
+        }
+        if (count > 1) {
+            TIFFSetField(tif, TIFFTAG_SUBFILETYPE, FILETYPE_PAGE);
+            TIFFSetField(tif, TIFFTAG_PAGENUMBER, (uint16_t)page, (uint16_t)count);
+        }
+        TIFFSetField(tif, TIFFTAG_ROWSPERSTRIP, TIFFDefaultStripSize(tif, 0));
+        free(row);
+        row = malloc((size_t)width * samples);
+        if (row == NULL) {
+            ok = 0;
+            break;
+        }
+        for (uint32_t y = 0; ok && y < height; y++) {
+            const uint8_t *source = pages[page] + (size_t)y * width * 4;
+            for (uint32_t x = 0; x < width; x++) memcpy(row + (size_t)x * samples, source + (size_t)x * 4, samples);
+            if (TIFFWriteScanline(tif, row, y, 0) < 0) ok = 0;
+        }
+        if (ok && !TIFFWriteDirectory(tif)) ok = 0;
+    }
+    free(row);
+    TIFFClose(tif);
+    if (!ok || memory.failed) {
+        cwi_tiff_set_error(err, errlen, "libtiff could not write the pages", &messages);
+        free(memory.data);
+        return NULL;
+    }
+    *out_size = memory.size;
+    return memory.data;
+}
+
+void cwi_tiff_free(void *buffer) { free(buffer); }
