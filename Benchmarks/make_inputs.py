@@ -18,7 +18,7 @@ import sys
 import numpy as np
 from PIL import Image, ImageDraw
 
-GENERATOR_VERSION = 7
+GENERATOR_VERSION = 8
 HERE = pathlib.Path(__file__).resolve().parent
 
 ANIM_SIZE = (480, 360)
@@ -87,6 +87,12 @@ def make_still_avif():
     return encode(Image.fromarray(rgb, "RGB"), "AVIF", quality=60, speed=6, subsampling="4:2:0")
 
 
+def make_still_tiff():
+    """2000x1500 RGB, LZW with horizontal prediction, as cameras and scanners write them."""
+    rgb = photo_like(seed=11, width=2000, height=1500, noise_sigma=8)
+    return encode(Image.fromarray(rgb, "RGB"), "TIFF", compression="tiff_lzw", tiffinfo={317: 2})
+
+
 def animation_frames():
     """20 palette frames: a static banded background, moving discs and a flickering noisy
     patch, so each frame changes only in part (GIF sub-frames, disposal and compositing)."""
@@ -140,6 +146,7 @@ INPUTS = {
     "still.webp": make_still_webp,
     "anim.webp": make_anim_webp,
     "still.avif": make_still_avif,
+    "still.tif": make_still_tiff,
     "cache.jpg": make_cache_jpg,
     "photo-1mp.png": make_photo_png,
 }

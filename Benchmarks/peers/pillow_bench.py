@@ -142,6 +142,11 @@ def avif_decode(data):
     return still(lambda im: im.convert("RGBA"))(data)
 
 
+@case("tiff-decode", "still.tif")
+def tiff_decode(data):
+    return still(lambda im: im.convert("RGBA"))(data)
+
+
 class Encoded:
     """What an encode case returns: the file and the shape of what it holds."""
 

@@ -3,7 +3,8 @@
 
 Each module in generators/ exposes generate(out_dir) and writes its images under
 Tests/Fixtures/<name>/. Needs Pillow 11.3 or later (AVIF) and numpy (pip install pillow numpy), and
-avifenc for the 10- and 12-bit AVIF fixtures (apt-get install libavif-bin).
+avifenc for the 10- and 12-bit AVIF fixtures (apt-get install libavif-bin) and tiffcp for the
+tiled TIFF one (apt-get install libtiff-tools).
 """
 import importlib.util
 import pathlib

@@ -28,6 +28,9 @@ let codecCases: [BenchCase] = [
     decodeCase(
         "avif-decode", input: "still.avif",
         summary: "1600x1200 AVIF (Pillow q60, 4:2:0), decode to RGBA (dav1d on both sides)"),
+    decodeCase(
+        "tiff-decode", input: "still.tif",
+        summary: "2000x1500 RGB TIFF, LZW with prediction, decode to RGBA (libtiff on both sides)"),
 ]
 
 /// A case that decodes the input file `input` with the default options plus `thumbnail`, and
