@@ -27,6 +27,8 @@ extension FuzzBodies {
 
     public static func tiff(_ data: Data) -> FuzzReport { exercise(TIFFCoder(), with: data) }
 
+    public static func bmp(_ data: Data) -> FuzzReport { exercise(BMPCoder(), with: data) }
+
     /// Feeds `data` to `coder` whatever its magic bytes say: a coder must reject what it
     /// cannot read with a typed error too.
     static func exercise(_ coder: some ImageCoding, with data: Data) -> FuzzReport {

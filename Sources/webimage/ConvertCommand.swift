@@ -94,7 +94,7 @@ struct ConvertCommand: AsyncParsableCommand {
         let fromExtension = ImageFormat(fileExtension: ext)
         guard OutputFormat.allCases.contains(where: { $0.imageFormat == fromExtension }) else {
             throw CommandFailure(
-                "cannot tell the output format from '\(output)'; use --format png|jpeg|gif|webp|avif|tiff")
+                "cannot tell the output format from '\(output)'; use --format png|jpeg|gif|webp|avif|tiff|bmp")
         }
         return fromExtension
     }
