@@ -18,7 +18,7 @@ import sys
 import numpy as np
 from PIL import Image, ImageDraw
 
-GENERATOR_VERSION = 8
+GENERATOR_VERSION = 9
 HERE = pathlib.Path(__file__).resolve().parent
 
 ANIM_SIZE = (480, 360)
@@ -93,6 +93,12 @@ def make_still_tiff():
     return encode(Image.fromarray(rgb, "RGB"), "TIFF", compression="tiff_lzw", tiffinfo={317: 2})
 
 
+def make_still_bmp():
+    """2000x1500 24-bit BMP, bottom-up, as Pillow writes RGB."""
+    rgb = photo_like(seed=12, width=2000, height=1500, noise_sigma=8)
+    return encode(Image.fromarray(rgb, "RGB"), "BMP")
+
+
 def animation_frames():
     """20 palette frames: a static banded background, moving discs and a flickering noisy
     patch, so each frame changes only in part (GIF sub-frames, disposal and compositing)."""
@@ -147,6 +153,7 @@ INPUTS = {
     "anim.webp": make_anim_webp,
     "still.avif": make_still_avif,
     "still.tif": make_still_tiff,
+    "still.bmp": make_still_bmp,
     "cache.jpg": make_cache_jpg,
     "photo-1mp.png": make_photo_png,
 }

@@ -147,6 +147,11 @@ def tiff_decode(data):
     return still(lambda im: im.convert("RGBA"))(data)
 
 
+@case("bmp-decode", "still.bmp")
+def bmp_decode(data):
+    return still(lambda im: im.convert("RGBA"))(data)
+
+
 class Encoded:
     """What an encode case returns: the file and the shape of what it holds."""
 

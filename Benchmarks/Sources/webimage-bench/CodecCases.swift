@@ -31,6 +31,9 @@ let codecCases: [BenchCase] = [
     decodeCase(
         "tiff-decode", input: "still.tif",
         summary: "2000x1500 RGB TIFF, LZW with prediction, decode to RGBA (libtiff on both sides)"),
+    decodeCase(
+        "bmp-decode", input: "still.bmp",
+        summary: "2000x1500 24-bit BMP, decode to RGBA (ours in Swift, Pillow's in C)"),
 ]
 
 /// A case that decodes the input file `input` with the default options plus `thumbnail`, and
