@@ -53,7 +53,9 @@ enum ServeDemoGallery {
     static func path(_ example: Example, signer: URLSigner) -> String {
         let source: String
         if example.base64Source {
-            source = base64URL(example.source) + (example.format.isEmpty ? "" : "." + example.format)
+            source =
+                Data(example.source.utf8).base64URLEncodedWithoutPadding()
+                + (example.format.isEmpty ? "" : "." + example.format)
         } else {
             source = "plain/" + example.source + (example.format.isEmpty ? "" : "@" + example.format)
         }
@@ -98,11 +100,6 @@ enum ServeDemoGallery {
             </body></html>
 
             """
-    }
-
-    private static func base64URL(_ text: String) -> String {
-        Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
     private static func escaped(_ text: String) -> String {

@@ -101,8 +101,9 @@ extension Data {
         self.init(base64Encoded: base64)
     }
 
-    /// RFC 4648 §5 base64url, without `=` padding.
-    func base64URLEncodedWithoutPadding() -> String {
+    /// RFC 4648 §5 base64url, without `=` padding: how signatures and base64 sources are spelled
+    /// in the service's URLs.
+    public func base64URLEncodedWithoutPadding() -> String {
         var text = base64EncodedString()
         while text.hasSuffix("=") { text.removeLast() }
         return text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
