@@ -10,8 +10,8 @@ import Foundation
 /// The tests do not use Foundation's `Process`: on Linux its `run()` walks `/proc/self/fd` and
 /// copies each directory entry's full 256-byte name field, which reads past glibc's buffer and
 /// crashes now and then when the test process has many descriptors open (swift-corelibs-foundation
-/// pull request 5472, not in Swift 6.3.1). The pipes here are close-on-exec, so one child never
-/// inherits another's, and a reader sees end-of-file when its own child exits.
+/// pull request 5472, not in Swift 6.3.1). The child closes every descriptor from 3 up, so it
+/// never holds another child's pipe, and a reader sees end-of-file when its own child exits.
 final class ChildProcess: @unchecked Sendable {
     /// How a child ended.
     enum Termination: Equatable {
@@ -43,10 +43,15 @@ final class ChildProcess: @unchecked Sendable {
         guard let addCloseFrom = Self.addCloseFrom else {
             throw SpawnFailure(description: "posix_spawn_file_actions_addclosefrom_np is not in this C library")
         }
-        Self.spawnLock.lock()
-        defer { Self.spawnLock.unlock() }
         let output = try Self.pipe()
-        let error = standardError == .pipe ? try Self.pipe() : nil
+        let error: (read: Int32, write: Int32)?
+        do {
+            error = standardError == .pipe ? try Self.pipe() : nil
+        } catch let failure {
+            close(output.read)
+            close(output.write)
+            throw failure
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -81,8 +86,9 @@ final class ChildProcess: @unchecked Sendable {
         if let errorDescriptor { close(errorDescriptor) }
     }
 
-    /// A close-on-exec pipe. Glibc's `pipe2` is not visible to Swift here, so the flag is set
-    /// after `pipe`, under ``spawnLock`` so no other test's spawn can inherit it in between.
+    /// A close-on-exec pipe, so that no other program the test process starts inherits it.
+    /// Glibc's `pipe2` is not visible to Swift here, so the flag is set after `pipe`; children
+    /// started here close every descriptor from 3 up anyway.
     private static func pipe() throws -> (read: Int32, write: Int32) {
         var ends: [Int32] = [0, 0]
         guard Glibc.pipe(&ends) == 0 else {
@@ -91,8 +97,6 @@ final class ChildProcess: @unchecked Sendable {
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         return (ends[0], ends[1])
     }
-
-    private static let spawnLock = NSLock()
 
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), looked up at run
     /// time because the Glibc module does not declare it without `_GNU_SOURCE`.
