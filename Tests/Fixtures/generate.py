@@ -14,8 +14,9 @@ HERE = pathlib.Path(__file__).resolve().parent
 
 
 def main(names):
+    sys.path.insert(0, str(HERE / "generators"))  # their shared helpers
     for path in sorted((HERE / "generators").glob("*.py")):
-        if names and path.stem not in names:
+        if path.stem.startswith("_") or (names and path.stem not in names):
             continue
         spec = importlib.util.spec_from_file_location(path.stem, path)
         module = importlib.util.module_from_spec(spec)

@@ -7,7 +7,9 @@ alpha.avif        32x32 lossless-ish q100 4:4:4 with alpha blocks (255, 128, 0);
 photo.avif        192x128 q70 4:2:0 seeded noise over gradients; photo.rgba
 depth10.avif      64x48 10-bit 4:4:4 gradient (avifenc --depth 10 -q 90); depth10.rgba
 depth12.avif      64x48 12-bit, as above; depth12.rgba
-animated.avif     40x30, 4 solid frames, 100/200/50/300 ms; animated-N.rgba per frame
+animated.avif     40x30, 4 solid frames, 100/200/50/300 ms; animated-N.rgba per frame (libavif
+                  stamps a sequence with the time it was written: its bytes change on every
+                  run, its pixels do not)
 rotated.avif      48x32 stored, with irot/imir for EXIF orientation 5 (transpose): shown 32x48;
                   rotated.rgba holds the upright pixels (Pillow's exif_transpose of its decode)
 """
@@ -17,18 +19,12 @@ import subprocess
 import tempfile
 
 import numpy as np
-from PIL import Image, ImageOps
+from PIL import Image
+
+from _pillow_reference import write_rgba
 
 ANIMATED_COLOURS = [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0)]
 ANIMATED_DURATIONS = [100, 200, 50, 300]
-
-
-def _reference(path: pathlib.Path, transpose=False):
-    with Image.open(path) as image:
-        image.load()
-        if transpose:
-            image = ImageOps.exif_transpose(image)
-        path.with_suffix(".rgba").write_bytes(image.convert("RGBA").tobytes())
 
 
 def _gradient(w, h):
@@ -43,7 +39,7 @@ def generate(out_dir: pathlib.Path):
     a[24:48, 0:32] = (0, 0, 255)
     a[24:48, 32:64] = (255, 255, 255)
     Image.fromarray(a, "RGB").save(out_dir / "still.avif", quality=90, subsampling="4:4:4", speed=6)
-    _reference(out_dir / "still.avif")
+    write_rgba(out_dir / "still.avif")
 
     rgba = np.zeros((32, 32, 4), np.uint8)
     rgba[0:16, 0:16] = (255, 0, 0, 255)
@@ -51,13 +47,13 @@ def generate(out_dir: pathlib.Path):
     rgba[16:32, 0:16] = (0, 200, 0, 128)
     rgba[16:32, 16:32] = (10, 200, 30, 0)
     Image.fromarray(rgba, "RGBA").save(out_dir / "alpha.avif", quality=100, subsampling="4:4:4", speed=6)
-    _reference(out_dir / "alpha.avif")
+    write_rgba(out_dir / "alpha.avif")
 
     rng = np.random.default_rng(4321)
     noise = rng.integers(-40, 40, size=(128, 192, 3))
     photo = np.clip(_gradient(192, 128).astype(int) + noise, 0, 255).astype(np.uint8)
     Image.fromarray(photo, "RGB").save(out_dir / "photo.avif", quality=70, subsampling="4:2:0", speed=6)
-    _reference(out_dir / "photo.avif")
+    write_rgba(out_dir / "photo.avif")
 
     avifenc = shutil.which("avifenc")
     if avifenc is None:
@@ -71,7 +67,7 @@ def generate(out_dir: pathlib.Path):
                 [avifenc, "--depth", str(depth), "--yuv", "444", "--min", "4", "--max", "4", "--speed", "6",
                  "--jobs", "1", "--ignore-icc", str(source), str(target)],
                 check=True, stdout=subprocess.DEVNULL)
-            _reference(target)
+            write_rgba(target)
 
     frames = [Image.new("RGB", (40, 30), colour) for colour in ANIMATED_COLOURS]
     frames[0].save(out_dir / "animated.avif", save_all=True, append_images=frames[1:],
@@ -89,4 +85,4 @@ def generate(out_dir: pathlib.Path):
     exif[0x0112] = 5
     Image.fromarray(stored, "RGB").save(out_dir / "rotated.avif", quality=95, subsampling="4:4:4", speed=6,
                                         exif=exif.tobytes())
-    _reference(out_dir / "rotated.avif", transpose=True)
+    write_rgba(out_dir / "rotated.avif", transpose=True)

@@ -23,10 +23,7 @@ import struct
 import numpy as np
 from PIL import Image
 
-
-def _reference(path: pathlib.Path):
-    with Image.open(path) as image:
-        path.with_suffix(".rgba").write_bytes(image.convert("RGBA").tobytes())
+from _pillow_reference import write_rgba
 
 
 def _photo(w, h, seed):
@@ -114,4 +111,4 @@ def generate(out_dir: pathlib.Path):
     (out_dir / "core8.bmp").write_bytes(_file(core, core_palette, _rows(rows, 12)))
 
     for path in sorted(out_dir.glob("*.bmp")):
-        _reference(path)
+        write_rgba(path)

@@ -18,15 +18,9 @@ import shutil
 import subprocess
 
 import numpy as np
-from PIL import Image, ImageOps
+from PIL import Image
 
-
-def _reference(path: pathlib.Path, transpose=False):
-    with Image.open(path) as image:
-        image.load()
-        if transpose:
-            image = ImageOps.exif_transpose(image)
-        path.with_suffix(".rgba").write_bytes(image.convert("RGBA").tobytes())
+from _pillow_reference import write_rgba
 
 
 def _photo(w, h, seed):
@@ -42,23 +36,23 @@ def generate(out_dir: pathlib.Path):
                               ("none", None)]:
         path = out_dir / f"rgb_{name}.tif"
         rgb.save(path, "TIFF", compression=compression)
-        _reference(path)
+        write_rgba(path)
     rgb.save(out_dir / "rgb_jpeg.tif", "TIFF", compression="jpeg", quality=90)
-    _reference(out_dir / "rgb_jpeg.tif")
+    write_rgba(out_dir / "rgb_jpeg.tif")
 
     tiffcp = shutil.which("tiffcp")
     if tiffcp is None:
         raise SystemExit("tiffcp is missing: apt-get install libtiff-tools")
     subprocess.run([tiffcp, "-t", "-w", "16", "-l", "16", "-c", "lzw", str(out_dir / "rgb_lzw.tif"),
                     str(out_dir / "rgb_tiled.tif")], check=True)
-    _reference(out_dir / "rgb_tiled.tif")
+    write_rgba(out_dir / "rgb_tiled.tif")
 
     palette = rgb.quantize(colors=16, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
     palette.save(out_dir / "palette.tif", "TIFF", compression="tiff_lzw")
-    _reference(out_dir / "palette.tif")
+    write_rgba(out_dir / "palette.tif")
 
     rgb.convert("L").save(out_dir / "gray.tif", "TIFF", compression="tiff_lzw")
-    _reference(out_dir / "gray.tif")
+    write_rgba(out_dir / "gray.tif")
 
     y, x = np.mgrid[0:48, 0:64]
     ramp = ((x * 48 + y) * 65535 // (64 * 48 - 1)).astype(np.uint16)
@@ -72,7 +66,7 @@ def generate(out_dir: pathlib.Path):
     rgba[16:32, 0:16] = (0, 200, 0, 128)
     rgba[16:32, 16:32] = (10, 200, 30, 0)
     Image.fromarray(rgba, "RGBA").save(out_dir / "rgba.tif", "TIFF", compression="tiff_adobe_deflate")
-    _reference(out_dir / "rgba.tif")
+    write_rgba(out_dir / "rgba.tif")
 
     pages = [Image.new("RGB", (32, 24), colour) for colour in [(255, 0, 0), (0, 255, 0), (0, 0, 255)]]
     pages[0].save(out_dir / "multipage.tif", "TIFF", save_all=True, append_images=pages[1:],
@@ -83,4 +77,4 @@ def generate(out_dir: pathlib.Path):
     stored[0:8, 0:12] = (255, 0, 0)
     stored[24:32, 36:48] = (0, 0, 255)
     Image.fromarray(stored, "RGB").save(out_dir / "oriented.tif", "TIFF", tiffinfo={274: 6})
-    _reference(out_dir / "oriented.tif", transpose=True)
+    write_rgba(out_dir / "oriented.tif", transpose=True)
