@@ -59,11 +59,15 @@ let package = Package(
         .systemLibrary(
             name: "CTIFF",
             providers: [.apt(["libtiff-dev"]), .brew(["libtiff"])]),
+        // Little CMS 2: ICC profiles to sRGB.
+        .systemLibrary(
+            name: "CLCMS2", pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]),
         .target(name: "CWebImageShims", dependencies: ["CJPEG", "CPNG", "CTIFF"]),
         .target(
             name: "WebImage",
             dependencies: [
-                "CWebImageShims", "CJPEG", "CPNG", "CWebP", "CGIF", "CZlib", "CAVIF", "CTIFF",
+                "CWebImageShims", "CJPEG", "CPNG", "CWebP", "CGIF", "CZlib", "CAVIF", "CTIFF", "CLCMS2",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

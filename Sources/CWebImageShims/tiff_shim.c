@@ -307,3 +307,14 @@ uint8_t *cwi_tiff_write(const uint8_t *const *pages, const uint32_t *widths, con
 }
 
 void cwi_tiff_free(void *buffer) { free(buffer); }
+
+int cwi_tiff_current_block(cwi_tiff_reader *reader, int xmp, const uint8_t **data, uint32_t *count) {
+    void *bytes = NULL;
+    uint32_t length = 0;
+    if (!TIFFGetField(reader->tif, xmp ? TIFFTAG_XMLPACKET : TIFFTAG_ICCPROFILE, &length, &bytes) || bytes == NULL ||
+        length == 0)
+        return 0;
+    *data = bytes;
+    *count = length;
+    return 1;
+}

@@ -38,4 +38,9 @@ int cwi_tiff_read_rgba(cwi_tiff_reader *reader, uint8_t *rgba, const cwi_tiff_pa
 uint8_t *cwi_tiff_write(const uint8_t *const *pages, const uint32_t *widths, const uint32_t *heights, int count,
                         int has_alpha, size_t *out_size, char *err, size_t errlen);
 void cwi_tiff_free(void *buffer);
+
+/* The current page's ICC profile (`xmp` 0, TIFFTAG_ICCPROFILE) or XMP packet (`xmp` 1,
+ * TIFFTAG_XMLPACKET): returns 1 with `data` pointing into libtiff's copy, valid until the page
+ * changes, or 0 when the page has none. */
+int cwi_tiff_current_block(cwi_tiff_reader *reader, int xmp, const uint8_t **data, uint32_t *count);
 #endif

@@ -47,8 +47,11 @@ public final class ImageCodersManager: ProgressiveImageCoding, AnimatedImageCodi
         try requireDecoder(for: data).imageInfo(for: data)
     }
 
+    /// Decodes `data` with the coder that recognises it, then converts the pixels to sRGB
+    /// when the image carries an ICC profile (``ImageDecodeOptions/convertToSRGB``).
     public func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
-        try requireDecoder(for: data).decode(data, options: options)
+        let image = try requireDecoder(for: data).decode(data, options: ColorManagement.coderOptions(options))
+        return ColorManagement.finish(image, options: options)
     }
 
     /// Encodes `image`. With ``ImageFormat/undefined`` the format follows SDWebImage's rule:
@@ -81,7 +84,7 @@ public final class ImageCodersManager: ProgressiveImageCoding, AnimatedImageCodi
     func incrementalDecoder(for data: Data, options: ImageDecodeOptions) -> (any IncrementalImageDecoding)? {
         for coder in coders {
             if let progressive = coder as? any ProgressiveImageCoding, progressive.canDecodeIncrementally(data) {
-                return progressive.makeIncrementalDecoder(options: options)
+                return progressive.makeIncrementalDecoder(options: ColorManagement.coderOptions(options))
             }
         }
         return nil
@@ -94,7 +97,8 @@ public final class ImageCodersManager: ProgressiveImageCoding, AnimatedImageCodi
         guard let animated = coder as? any AnimatedImageCoding else {
             throw .unsupportedFormat(ImageFormat(detecting: data))
         }
-        return try animated.animatedImageProvider(for: data, options: options)
+        let provider = try animated.animatedImageProvider(for: data, options: options)
+        return ColorManagement.provider(provider, profile: MetadataProbe.iccProfile(in: data), options: options)
     }
 
     /// SDWebImage's choice of format when an image must be encoded without one.
@@ -132,6 +136,6 @@ private final class DeferredIncrementalDecoder: IncrementalImageDecoding {
     }
 
     func currentImage() throws(WebImageError) -> Image? {
-        try inner?.currentImage()
+        try inner?.currentImage().map { ColorManagement.finish($0, options: options) }
     }
 }

@@ -39,6 +39,15 @@ public struct ImageDecodeOptions: Sendable, Equatable {
     /// XMP are read only when asked for. Ours: SDWebImage keeps no metadata on its images. Not
     /// part of any cache key: an image already in the memory cache keeps what it was decoded with.
     public var readMetadata: ImageMetadata.Kinds = [.iccProfile]
+    /// Convert the pixels of an image with an embedded ICC profile (Adobe RGB, Display P3, a
+    /// grey profile…) to sRGB, Little CMS's relative-colorimetric conversion, and drop the
+    /// profile, which no longer describes them (default). When false, the pixels stay as stored
+    /// and the profile is kept in ``Image/metadata`` (if ``readMetadata`` asks for it) for an
+    /// encoder to embed again. Applied by ``ImageCodersManager``; a coder called directly
+    /// returns the pixels as stored. A profile that cannot describe RGB pixels (CMYK, Lab, a
+    /// broken one) is dropped and the pixels left as decoded. Ours: on Apple platforms ImageIO
+    /// and Core Graphics colour-match SDWebImage's images.
+    public var convertToSRGB = true
 
     /// 100 million pixels (400 MB of RGBA): larger than any camera photo, far below what a
     /// hostile header can claim.

@@ -28,4 +28,18 @@ package enum MetadataProbe {
         if metadata.xmp != nil { kinds.insert(.xmp) }
         return kinds
     }
+
+    /// The ICC profile of a JPEG, PNG or WebP file, read without decoding any pixels.
+    package static func iccProfile(in data: Data) -> Data? {
+        data.withUnsafeBytes { bytes in
+            switch ImageFormat(detecting: data) {
+            case .jpeg:
+                JPEGMetadata.read(.iccProfile, from: JPEGMarkers.layout(of: bytes, throughScans: false), in: bytes)
+                    .iccProfile
+            case .png: PNGMetadata.read(.iccProfile, from: PNGChunkScan(bytes), in: bytes).iccProfile
+            case .webp: WebPMetadata.read(.iccProfile, in: bytes).iccProfile
+            default: nil
+            }
+        }
+    }
 }

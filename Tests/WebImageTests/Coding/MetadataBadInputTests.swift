@@ -7,9 +7,11 @@ import Testing
 /// Broken, lying and hostile metadata blocks: the block is left out, the pixels still decode.
 @Suite("Metadata: broken and hostile blocks")
 struct MetadataBadInputTests {
+    /// Keeps the profile as stored (converting to sRGB would drop it).
     static func decodeAll(_ data: Data) throws -> Image {
         var options = ImageDecodeOptions()
         options.readMetadata = .all
+        options.convertToSRGB = false
         return try ImageCodersManager.shared.decode(data, options: options)
     }
 

@@ -8,9 +8,12 @@ import Testing
 struct MetadataTests {
     static let formats: [(ImageFormat, String)] = [(.jpeg, "jpg"), (.png, "png"), (.webp, "webp")]
 
+    /// Decodes keeping the pixels and profile as stored: these tests are about the blocks, and
+    /// converting to sRGB drops the profile (ColorManagementTests).
     static func decode(_ data: Data, reading kinds: ImageMetadata.Kinds = [.iccProfile]) throws -> Image {
         var options = ImageDecodeOptions()
         options.readMetadata = kinds
+        options.convertToSRGB = false
         return try ImageCodersManager.shared.decode(data, options: options)
     }
 

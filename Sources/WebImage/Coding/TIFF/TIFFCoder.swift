@@ -7,7 +7,8 @@ import Foundation
 /// multi-page file are its frames, as ImageIO counts them, when they all share the first page's
 /// size (otherwise the first page alone); pages have no duration.
 ///
-/// The Orientation tag is applied unless ``ImageDecodeOptions/applyOrientation`` is off.
+/// The Orientation tag is applied unless ``ImageDecodeOptions/applyOrientation`` is off. The
+/// first page's ICC profile and XMP packet are read into ``Image/metadata``.
 /// Thumbnails are decoded whole, then resampled. 8-bit RGBA strips with unassociated alpha are
 /// read exactly as stored; other layouts with alpha go through libtiff's RGBA interface, which
 /// premultiplies, so their colour is rounded under partial alpha and lost under alpha 0.
@@ -33,6 +34,7 @@ public struct TIFFCoder: ImageCoding {
         let scale = options.scaleFactor >= 1 ? options.scaleFactor : 1
         let file = try TIFFFile(data: data, maxAllocation: Self.maxAllocation(options))
         let (first, page) = try file.pixels(ofPage: 0, maxPixelCount: options.maxPixelCount)
+        let metadata = file.currentPageMetadata(options.readMetadata)
         let orientation = ImageOrientation(exifValue: Int(page.orientation))
         let pages = options.firstFrameOnly ? 1 : try Self.sameSizedPageCount(file, like: page)
         let target = DecodeGeometry.targetSize(
@@ -46,7 +48,7 @@ public struct TIFFCoder: ImageCoding {
         guard pages > 1, options.decodesFramesEagerly(frameSize: target ?? first.size, frameCount: pages) else {
             return Image(
                 bitmap: poster, scale: scale, orientation: shown, format: .tiff, hasAlpha: page.has_alpha != 0,
-                isThumbnail: target != nil)
+                isThumbnail: target != nil, metadata: metadata)
         }
         var frames = [ImageFrame(bitmap: poster, duration: 0)]
         for index in 1..<pages {
@@ -56,7 +58,7 @@ public struct TIFFCoder: ImageCoding {
         return Image(
             bitmap: poster, scale: scale, orientation: shown, format: .tiff,
             animation: ImageAnimation(frames: frames, loopCount: 0), hasAlpha: page.has_alpha != 0,
-            isThumbnail: target != nil)
+            isThumbnail: target != nil, metadata: metadata)
     }
 
     /// How many pages from the first share its size (a page that does not, and all after it,

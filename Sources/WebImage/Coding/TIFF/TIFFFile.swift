@@ -69,6 +69,19 @@ final class TIFFFile {
         return (bitmap, page)
     }
 
+    /// The ICC profile and XMP packet of the current page (the one last read), as `kinds` asks.
+    func currentPageMetadata(_ kinds: ImageMetadata.Kinds) -> ImageMetadata {
+        func block(xmp: Bool) -> Data? {
+            var data: UnsafePointer<UInt8>?
+            var count: UInt32 = 0
+            guard cwi_tiff_current_block(reader, xmp ? 1 : 0, &data, &count) != 0, let data else { return nil }
+            return Data(bytes: data, count: Int(count))
+        }
+        return ImageMetadata(
+            iccProfile: kinds.contains(.iccProfile) ? block(xmp: false) : nil,
+            xmp: kinds.contains(.xmp) ? block(xmp: true) : nil)
+    }
+
     /// Runs `body` with a message buffer; returns the message when `body` returned non-zero.
     static func withMessageBuffer(_ body: (UnsafeMutablePointer<CChar>, Int) -> Int32) -> String? {
         var buffer = [CChar](repeating: 0, count: 512)

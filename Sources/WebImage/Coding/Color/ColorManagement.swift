@@ -1,0 +1,86 @@
+import Foundation
+
+/// Turns what a coder decoded into sRGB pixels when its ICC profile says they are something
+/// else (``ImageDecodeOptions/convertToSRGB``). ``ImageCodersManager`` runs every decode
+/// through it, so every coder, built in or added, gets the same treatment.
+package enum ColorManagement {
+    /// Whether pixels described by `profile` are sRGB already (to within one level), so that
+    /// the profile can go with them unconverted.
+    package static func isSRGB(_ profile: Data) -> Bool {
+        if case .identity = SRGBConverter.shared.conversion(for: profile) { return true }
+        return false
+    }
+
+    /// The options a coder is given: the ICC profile is read whenever it is needed for the
+    /// conversion, even if ``ImageDecodeOptions/readMetadata`` leaves it out.
+    static func coderOptions(_ options: ImageDecodeOptions) -> ImageDecodeOptions {
+        guard options.convertToSRGB else { return options }
+        var coderOptions = options
+        coderOptions.readMetadata.insert(.iccProfile)
+        return coderOptions
+    }
+
+    /// `image` with its pixels (every frame) converted from its profile to sRGB, and the profile
+    /// dropped, since it no longer describes them. Images without a profile are sRGB already.
+    static func finish(_ image: Image, options: ImageDecodeOptions) -> Image {
+        guard options.convertToSRGB, let profile = image.metadata.iccProfile else { return image }
+        var result = image
+        result.metadata.iccProfile = nil
+        let conversion = SRGBConverter.shared.conversion(for: profile)
+        if case .identity = conversion { return result }
+        if case .unusable = conversion { return result }
+        let poster = image.bitmap
+        conversion.apply(to: &result.bitmap)
+        guard let animation = image.animation else { return result }
+        switch animation.storage {
+        case .decoded(let frames):
+            let converted = frames.map { frame in
+                // The first frame usually shares the poster's pixels: convert them once.
+                if frame.bitmap == poster { return ImageFrame(bitmap: result.bitmap, duration: frame.duration) }
+                var frame = frame
+                conversion.apply(to: &frame.bitmap)
+                return frame
+            }
+            result.animation = ImageAnimation(frames: converted, loopCount: animation.loopCount)
+        case .lazy(let provider):
+            var lazy = ImageAnimation(provider: SRGBFrameProvider(provider, conversion: conversion))
+            lazy.loopCount = animation.loopCount
+            result.animation = lazy
+        }
+        return result
+    }
+
+    /// A lazily decoded animation of `provider` whose frames come out in sRGB.
+    static func provider(_ provider: any AnimatedImageProvider, profile: Data?, options: ImageDecodeOptions)
+        -> any AnimatedImageProvider
+    {
+        guard options.convertToSRGB, let profile else { return provider }
+        switch SRGBConverter.shared.conversion(for: profile) {
+        case .identity, .unusable: return provider
+        case let conversion: return SRGBFrameProvider(provider, conversion: conversion)
+        }
+    }
+}
+
+/// Converts each frame another provider decodes.
+final class SRGBFrameProvider: AnimatedImageProvider {
+    private let inner: any AnimatedImageProvider
+    private let conversion: SRGBConversion
+
+    init(_ inner: any AnimatedImageProvider, conversion: SRGBConversion) {
+        self.inner = inner
+        self.conversion = conversion
+    }
+
+    var animatedImageData: Data { inner.animatedImageData }
+    var frameCount: Int { inner.frameCount }
+    var loopCount: Int { inner.loopCount }
+    var heldByteCount: Int { inner.heldByteCount }
+    func duration(at index: Int) -> Double { inner.duration(at: index) }
+
+    func frame(at index: Int) throws(WebImageError) -> ImageBitmap {
+        var bitmap = try inner.frame(at: index)
+        conversion.apply(to: &bitmap)
+        return bitmap
+    }
+}
