@@ -10,6 +10,7 @@ struct ConvertCommand: AsyncParsableCommand {
         discussion: """
             The output format comes from --format, else from the output file's extension. Transforms apply \
             in this order: resize, crop, round corner, rotate, flip, tint, blur; to every frame of an animation. \
+            Pixels with an ICC profile (Adobe RGB, Display P3...) are converted to sRGB unless --keep-color-profile. \
             With --resize and no --thumbnail, the input is decoded no larger than the resize needs \
             (JPEG shrinks in the DCT first).
             """)
@@ -43,9 +44,15 @@ struct ConvertCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Metadata to carry into the output: a comma list of exif, icc and xmp, or all, or none. A kept EXIF block says the image is upright, as written.",
+            "Metadata to carry into the output: a comma list of exif, icc and xmp, or all, or none. A kept EXIF block says the image is upright, as written. An ICC profile is there to keep only with --keep-color-profile.",
             valueName: "exif,icc,xmp|all|none"))
     var keepMetadata = MetadataArgument(kinds: [.iccProfile])
+
+    @Flag(
+        help: ArgumentHelp(
+            "Keep the pixels as stored, with their ICC profile, instead of converting them to sRGB (the default converts, then drops the profile)."
+        ))
+    var keepColorProfile = false
 
     @Flag(help: "Keep only the first frame of an animation.")
     var firstFrame = false
@@ -58,6 +65,7 @@ struct ConvertCommand: AsyncParsableCommand {
         var decodeOptions = ImageDecodeOptions()
         decodeOptions.firstFrameOnly = firstFrame
         decodeOptions.readMetadata = keepMetadata.kinds
+        decodeOptions.convertToSRGB = !keepColorProfile
         let transformer = transforms.makeTransformer()
         if let thumbnail {
             decodeOptions.thumbnailPixelSize = thumbnail

@@ -31,6 +31,7 @@ extension ProcessingOptions {
         if rotate != 0 { add("rot", rotate) }
         if !autoRotate { add("ar", 0) }
         if !stripMetadata { add("sm", 0) }
+        if !stripColorProfile { add("scp", 0) }
         if let maxBytes { add("mb", maxBytes) }
         if let cacheBuster { add("cb", cacheBuster) }
         if cornerRadius != 0 { add("wirc", cornerRadius) }

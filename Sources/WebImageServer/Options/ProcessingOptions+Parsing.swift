@@ -40,6 +40,10 @@ extension ProcessingOptions {
             (["rotate", "rot"], { o, a throws(ServiceError) in o.rotate = try a.single(a.rightAngle) }),
             (["auto_rotate", "ar"], { o, a throws(ServiceError) in o.autoRotate = try a.single(a.boolean) }),
             (["strip_metadata", "sm"], { o, a throws(ServiceError) in o.stripMetadata = try a.single(a.boolean) }),
+            (
+                ["strip_color_profile", "scp"],
+                { o, a throws(ServiceError) in o.stripColorProfile = try a.single(a.boolean) }
+            ),
             (["max_bytes", "mb"], { o, a throws(ServiceError) in o.maxBytes = try a.single(a.maxBytes) }),
             (["cachebuster", "cb"], { o, a throws(ServiceError) in o.cacheBuster = a.values.joined(separator: ":") }),
             (["expires", "exp"], { o, a throws(ServiceError) in o.expires = try a.singleInteger(atLeast: Int.min) }),

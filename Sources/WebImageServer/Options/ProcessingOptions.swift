@@ -88,8 +88,11 @@ public struct ProcessingOptions: Sendable, Equatable {
     public var rotate = 0
     /// Apply the EXIF orientation (`auto_rotate`); the tag is dropped either way.
     public var autoRotate = true
-    /// Drop EXIF and XMP from the result (the ICC profile stays with the pixels).
+    /// Drop EXIF and XMP from the result (an ICC profile stays with unconverted pixels).
     public var stripMetadata = true
+    /// Convert pixels with an embedded ICC profile to sRGB and drop the profile
+    /// (`strip_color_profile`, imgproxy's default); `scp:0` keeps the pixels and their profile.
+    public var stripColorProfile = true
     /// Lower the quality until the result takes at most this many bytes (lossy formats).
     public var maxBytes: Int?
     /// Changes the URL (and so every cache key) without changing the image.

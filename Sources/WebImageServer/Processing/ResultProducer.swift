@@ -57,6 +57,11 @@ struct ResultProducer {
         guard options.rotate == 0, options.blur == 0, options.sharpen == 0, options.background == nil,
             options.cornerRadius == 0, options.tint == nil, options.quality == nil, options.maxBytes == nil
         else { return false }
+        if options.stripColorProfile, let profile = MetadataProbe.iccProfile(in: data),
+            !ColorManagement.isSRGB(profile)
+        {
+            return false
+        }
         return !options.stripMetadata || MetadataProbe.kinds(in: data).isDisjoint(with: [.exif, .xmp])
     }
 
@@ -66,6 +71,7 @@ struct ResultProducer {
         decode.maxAnimationByteCount = configuration.maxAnimationBytes
         decode.applyOrientation = options.autoRotate
         decode.readMetadata = options.stripMetadata ? [.iccProfile] : .all
+        decode.convertToSRGB = options.stripColorProfile
         let turned = options.rotate == 90 || options.rotate == 270
         if let size = plan.decodeSize(turned: turned != swapsBox) { decode.thumbnailPixelSize = size }
         return decode

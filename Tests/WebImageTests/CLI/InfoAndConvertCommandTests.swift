@@ -126,6 +126,25 @@ struct InfoAndConvertCommandTests {
         #expect(sizes[1] < sizes[0], "\(sizes)")
     }
 
+    @Test("convert converts a Display P3 PNG to sRGB and drops its profile, unless --keep-color-profile")
+    func colorProfile() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = Fixtures.directory.appendingPathComponent("color/display-p3.png").path
+        for keep in [false, true] {
+            let output = directory.appendingPathComponent("\(keep).png")
+            let flags = keep ? ["--keep-color-profile"] : []
+            let result = try await CommandRunner.runOffPool(["convert", source, output.path] + flags)
+            try #require(result.status == 0, "\(result.standardError)")
+            var options = ImageDecodeOptions()
+            options.convertToSRGB = false
+            let written = try PNGCoder().decode(Data(contentsOf: output), options: options)
+            let expected = try Fixtures.data("color/display-p3.png" + (keep ? ".original.rgba" : ".rgba"))
+            #expect(written.bitmap.pixels == Array(expected), "keep: \(keep)")
+            #expect(written.metadata.iccProfile == (keep ? try Fixtures.data("color/display-p3.icc") : nil))
+        }
+    }
+
     @Test("convert --keep-metadata chooses the blocks written; ICC alone by default")
     func keepMetadata() async throws {
         let directory = try makeTemporaryDirectory()
@@ -137,7 +156,8 @@ struct InfoAndConvertCommandTests {
         ]
         for (index, (flags, expected)) in cases.enumerated() {
             let output = directory.appendingPathComponent("\(index).webp")
-            let result = try await CommandRunner.runOffPool(["convert", source, output.path] + flags)
+            let result = try await CommandRunner.runOffPool(
+                ["convert", source, output.path, "--keep-color-profile"] + flags)
             try #require(result.status == 0, "\(flags): \(result.standardError)")
             let written = try MetadataTests.decode(Data(contentsOf: output), reading: .all).metadata
             #expect((written.exif != nil) == expected.contains(.exif), "\(flags)")

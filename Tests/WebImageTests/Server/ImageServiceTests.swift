@@ -235,16 +235,40 @@ struct ImageServiceTests {
             let source = origin.url("/fixtures/metadata/photo.jpg")
             var read = ImageDecodeOptions()
             read.readMetadata = .all
+            read.convertToSRGB = false
             let stripped = await service.respond(to: ServiceRequest(path: Self.path("w:16", source)))
             let strippedImage = try ImageCodersManager.shared.decode(stripped.body, options: read)
             #expect(strippedImage.metadata.exif == nil && strippedImage.metadata.xmp == nil)
-            #expect(strippedImage.metadata.iccProfile != nil)
+            // The source's sRGB profile went with the conversion to sRGB (strip_color_profile).
+            #expect(strippedImage.metadata.iccProfile == nil)
             // EXIF orientation 6 was applied: 48x32 stored, 32x48 shown, halved.
             #expect(strippedImage.width == 16 && strippedImage.height == 24)
             let kept = await service.respond(to: ServiceRequest(path: Self.path("w:16/sm:0", source)))
             let keptImage = try ImageCodersManager.shared.decode(kept.body, options: read)
             #expect(keptImage.metadata.exif != nil && keptImage.metadata.xmp != nil)
             #expect(keptImage.width == 16 && keptImage.height == 24)
+        }
+    }
+
+    @Test func aDisplayP3SourceIsServedInSRGBUnlessTheProfileIsKept() async throws {
+        try await Self.withService(disk: false) { service, origin, _ in
+            let source = try Fixtures.data("color/display-p3.png")
+            origin.register(path: "/p3.png", body: source, contentType: "image/png")
+            var read = ImageDecodeOptions()
+            read.convertToSRGB = false
+            // Nothing else to do, yet not passed through: the pixels must be converted.
+            let converted = await service.respond(to: ServiceRequest(path: Self.path("", origin.url("/p3.png"))))
+            #expect(converted.status == 200 && converted.body != source)
+            let image = try ImageCodersManager.shared.decode(converted.body, options: read)
+            #expect(image.bitmap.pixels == Array(try Fixtures.data("color/display-p3.png.rgba")))
+            #expect(image.metadata.iccProfile == nil)
+            let kept = await service.respond(to: ServiceRequest(path: Self.path("scp:0", origin.url("/p3.png"))))
+            #expect(kept.status == 200 && kept.body == source)
+            let keptSmaller = await service.respond(
+                to: ServiceRequest(path: Self.path("w:32/scp:false", origin.url("/p3.png"))))
+            let small = try ImageCodersManager.shared.decode(keptSmaller.body, options: read)
+            let profile = try Fixtures.data("color/display-p3.icc")
+            #expect(small.width == 32 && small.metadata.iccProfile == profile)
         }
     }
 

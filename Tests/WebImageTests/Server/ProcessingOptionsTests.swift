@@ -34,7 +34,7 @@ struct ProcessingOptionsTests {
     @Test func everyOtherOptionParsesUnderBothNames() throws {
         let options = try Self.parse(
             "dpr:2.5", "el:t", "ex:1", "g:noea:10:0.25", "c:0.5:100:fp:0.2:0.8", "q:75", "f:webp", "bg:ff0080",
-            "bl:3", "sh:0.5", "rot:-90", "ar:false", "sm:0", "mb:5000", "cb:v2", "exp:4102444800", "fn:photo",
+            "bl:3", "sh:0.5", "rot:-90", "ar:false", "sm:0", "scp:0", "mb:5000", "cb:v2", "exp:4102444800", "fn:photo",
             "att:1", "wirc:12", "witn:00ff0080")
         #expect(options.dpr == 2.5 && options.enlarge && options.extend == ProcessingOptions.Extend())
         #expect(options.gravity == .anchored(.northEast, x: 10, y: 0.25))
@@ -43,17 +43,20 @@ struct ProcessingOptionsTests {
         #expect(options.background == RGBA8(r: 255, g: 0, b: 128, a: 255))
         #expect(options.blur == 3 && options.sharpen == 0.5 && options.rotate == 270)
         #expect(!options.autoRotate && !options.stripMetadata && options.maxBytes == 5000)
+        #expect(!options.stripColorProfile && options.canonicalString.contains("/scp:0"))
         #expect(options.cacheBuster == "v2" && options.expires == 4_102_444_800)
         #expect(options.filename == "photo" && options.returnAttachment)
         #expect(options.cornerRadius == 12 && options.tint == RGBA8(r: 0, g: 255, b: 0, a: 128))
         let long = try Self.parse(
             "enlarge:1", "extend:true", "gravity:sm", "crop:10", "quality:0", "format:png", "ext:jpg",
             "background:1:2:3", "blur:0", "sharpen:1", "rotate:450", "auto_rotate:1", "strip_metadata:TRUE",
+            "strip_color_profile:1",
             "max_bytes:0", "cachebuster:a:b", "expires:0", "filename:cGhvdG8:1", "return_attachment:f",
             "wi_round_corner:0", "wi_tint:#112233")
         #expect(long.gravity == .smart && long.crop?.width == 10 && long.crop?.height == 0)
         #expect(long.quality == nil && long.format == .jpeg && long.maxBytes == nil)
         #expect(long.background == RGBA8(r: 1, g: 2, b: 3, a: 255) && long.rotate == 90)
+        #expect(long.stripColorProfile && !long.canonicalString.contains("scp"))
         #expect(long.cacheBuster == "a:b" && long.filename == "photo" && !long.returnAttachment)
         #expect(long.tint == RGBA8(r: 0x11, g: 0x22, b: 0x33, a: 255))
     }
