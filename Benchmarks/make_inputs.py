@@ -18,7 +18,7 @@ import sys
 import numpy as np
 from PIL import Image, ImageDraw
 
-GENERATOR_VERSION = 9
+GENERATOR_VERSION = 10
 HERE = pathlib.Path(__file__).resolve().parent
 
 ANIM_SIZE = (480, 360)
@@ -52,6 +52,16 @@ def photo_like(seed, width, height, noise_sigma):
 def make_photo_jpg():
     rgb = photo_like(seed=1, width=4000, height=3000, noise_sigma=12)
     return encode(Image.fromarray(rgb, "RGB"), "JPEG", quality=85)
+
+
+def make_photo_adobe_jpg():
+    """photo.jpg with an Adobe RGB (1998) profile in an APP2 segment after SOI: the same
+    pixels to decode, plus a conversion to sRGB (the profile is the colour fixtures' one)."""
+    profile = (pathlib.Path(__file__).resolve().parent.parent / "Tests/Fixtures/color/adobe-rgb.icc").read_bytes()
+    payload = b"ICC_PROFILE\0\x01\x01" + profile
+    segment = b"\xff\xe2" + (len(payload) + 2).to_bytes(2, "big") + payload
+    jpeg = make_photo_jpg()
+    return jpeg[:2] + segment + jpeg[2:]
 
 
 def make_cache_jpg():
@@ -154,6 +164,7 @@ INPUTS = {
     "still.avif": make_still_avif,
     "still.tif": make_still_tiff,
     "still.bmp": make_still_bmp,
+    "photo-adobe.jpg": make_photo_adobe_jpg,
     "cache.jpg": make_cache_jpg,
     "photo-1mp.png": make_photo_png,
 }

@@ -142,6 +142,20 @@ def avif_decode(data):
     return still(lambda im: im.convert("RGBA"))(data)
 
 
+@case("icc-decode-pillow", "photo-adobe.jpg")
+def icc_decode_pillow(data):
+    """Decode, then ImageCms's relative-colorimetric transform from the embedded profile to
+    sRGB (what our decode does by default), as RGBA."""
+    from PIL import ImageCms
+    srgb = ImageCms.createProfile("sRGB")
+
+    def convert(im):
+        source = ImageCms.ImageCmsProfile(io.BytesIO(im.info["icc_profile"]))
+        rgb = ImageCms.profileToProfile(im, source, srgb, renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
+        return rgb.convert("RGBA")
+    return still(convert)(data)
+
+
 @case("tiff-decode", "still.tif")
 def tiff_decode(data):
     return still(lambda im: im.convert("RGBA"))(data)

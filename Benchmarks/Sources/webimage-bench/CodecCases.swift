@@ -34,7 +34,25 @@ let codecCases: [BenchCase] = [
     decodeCase(
         "bmp-decode", input: "still.bmp",
         summary: "2000x1500 24-bit BMP, decode to RGBA (ours in Swift, Pillow's in C)"),
+    iccCostCase(),
+    decodeCase(
+        "icc-decode-pillow", input: "photo-adobe.jpg",
+        summary: "4000x3000 JPEG with an Adobe RGB profile, decode + conversion to sRGB (Pillow: ImageCms)"),
 ]
+
+/// The conversion's added cost: the photo with an Adobe RGB profile decoded and converted to
+/// sRGB, against the same decode keeping the pixels as stored (the Swift peer).
+private func iccCostCase() -> BenchCase {
+    @Sendable func body(_ context: BenchContext, converting: Bool) throws -> BenchCase.Body {
+        let data = try context.input("photo-adobe.jpg")
+        var options = ImageDecodeOptions()
+        options.convertToSRGB = converting
+        return { try digest(ImageCodersManager.shared.decode(data, options: options)) }
+    }
+    return BenchCase(
+        "icc-cost", summary: "4000x3000 JPEG with an Adobe RGB profile: decode + sRGB conversion vs the decode alone",
+        setup: { try body($0, converting: true) }, swiftPeer: { try body($0, converting: false) })
+}
 
 /// A case that decodes the input file `input` with the default options plus `thumbnail`, and
 /// touches every frame of an animation (decoding it if the coder chose lazy frames).
