@@ -14,7 +14,7 @@ display-p3.png         RGB, iCCP Display P3
 adobe-rgb-alpha.png    RGBA (alpha ramps down the rows), iCCP Adobe RGB
 adobe-rgb.jpg          q95 4:4:4, APP2 Adobe RGB
 display-p3.webp        lossless, ICCP Display P3
-adobe-rgb.tiff         deflate RGB, ICCProfile tag Adobe RGB
+adobe-rgb.tif         deflate RGB, ICCProfile tag Adobe RGB
 display-p3.avif        q90 4:4:4, colr ICC Display P3
 gray-gamma18.jpg       grey q95, APP2 grey gamma 1.8 (reference: Pillow's L -> RGB transform)
 srgb.png               iCCP with Little CMS's sRGB: the pixels must come out untouched
@@ -56,8 +56,12 @@ def _save(profile, description):
     buffer = ctypes.create_string_buffer(size.value)
     _lcms.cmsSaveProfileToMem(ctypes.c_void_p(profile), buffer, ctypes.byref(size))
     _lcms.cmsCloseProfile(ctypes.c_void_p(profile))
-    # A fixed creation date (lcms writes the current time): the same bytes on every run.
-    return buffer.raw[:24] + struct.pack(">6H", 2026, 1, 1, 0, 0, 0) + buffer.raw[36 : size.value]
+    return _fixed_date(buffer.raw[: size.value])
+
+
+def _fixed_date(profile):
+    """A fixed creation date (lcms writes the current time): the same bytes on every run."""
+    return profile[:24] + struct.pack(">6H", 2026, 1, 1, 0, 0, 0) + profile[36:]
 
 
 def _rgb_profile(primaries, curve, description):
@@ -133,18 +137,18 @@ def generate(out):
     rgba.save(out / "adobe-rgb-alpha.png", icc_profile=adobe)
     rgb.save(out / "adobe-rgb.jpg", quality=95, subsampling=0, icc_profile=adobe)
     rgb.save(out / "display-p3.webp", lossless=True, icc_profile=p3)
-    rgb.save(out / "adobe-rgb.tiff", compression="tiff_adobe_deflate", icc_profile=adobe)
+    rgb.save(out / "adobe-rgb.tif", compression="tiff_adobe_deflate", icc_profile=adobe)
     rgb.save(out / "display-p3.avif", quality=90, subsampling="4:4:4", icc_profile=p3)
     rgb.convert("L").save(out / "gray-gamma18.jpg", quality=95, icc_profile=gray)
     for name, icc in [
         ("display-p3.png", p3), ("adobe-rgb-alpha.png", adobe), ("adobe-rgb.jpg", adobe),
-        ("display-p3.webp", p3), ("adobe-rgb.tiff", adobe), ("display-p3.avif", p3), ("gray-gamma18.jpg", gray),
+        ("display-p3.webp", p3), ("adobe-rgb.tif", adobe), ("display-p3.avif", p3), ("gray-gamma18.jpg", gray),
     ]:
         _write_reference(out / name, icc)
     for name, image in [("display-p3.png", rgb), ("adobe-rgb-alpha.png", rgba)]:
         (out / (name + ".original.rgba")).write_bytes(image.convert("RGBA").tobytes())
 
-    srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    srgb = _fixed_date(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
     rgb.save(out / "srgb.png", icc_profile=srgb)
     rgb.save(out / "broken-profile.png", icc_profile=bytes((i * 37 + 11) & 0xFF for i in range(600)))
     rgb.save(out / "lab-profile.png", icc_profile=profiles["lab.icc"])

@@ -29,7 +29,7 @@ struct ColorManagementTests {
     /// AVIF add their decoders' differences (libjpeg-turbo 2.1 against Pillow's 3.x, libavif 0.11
     /// against Pillow's 1.x YUV→RGB), measured at 1 and 2.
     @Test(arguments: [
-        ("display-p3.png", 1), ("adobe-rgb-alpha.png", 1), ("display-p3.webp", 1), ("adobe-rgb.tiff", 1),
+        ("display-p3.png", 1), ("adobe-rgb-alpha.png", 1), ("display-p3.webp", 1), ("adobe-rgb.tif", 1),
         ("adobe-rgb.jpg", 2), ("gray-gamma18.jpg", 2), ("display-p3.avif", 3),
     ])
     func convertsEachFormatsEmbeddedProfileToSRGBAsLittleCMSDoes(file: String, tolerance: Int) throws {
@@ -47,7 +47,7 @@ struct ColorManagementTests {
             #expect(image.bitmap == (try Self.pixels(file + ".original.rgba")))
             #expect(image.metadata.iccProfile == (try Self.profile(profile)))
         }
-        let tiff = try Self.decode("adobe-rgb.tiff") { $0.convertToSRGB = false }
+        let tiff = try Self.decode("adobe-rgb.tif") { $0.convertToSRGB = false }
         #expect(tiff.metadata.iccProfile == (try Self.profile("adobe-rgb")))
     }
 
