@@ -58,7 +58,7 @@ struct InfoAndConvertCommandTests {
         }
     }
 
-    @Test("convert keeps animations when the output format can hold them")
+    @Test("convert keeps animations when the output format can hold them (GIF, WebP, APNG)")
     func convertKeepsFrames() async throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -68,7 +68,7 @@ struct InfoAndConvertCommandTests {
         #expect(!animated.isEmpty)
         for path in animated {
             let source = try ImageCodersManager.shared.imageInfo(for: Fixtures.data(path))
-            for ext in ["gif", "webp"] {
+            for ext in ["gif", "webp", "png"] {
                 let output = directory.appendingPathComponent(UUID().uuidString + "." + ext)
                 let result = try await CommandRunner.runOffPool([
                     "convert", Fixtures.directory.appendingPathComponent(path).path, output.path,
@@ -78,11 +78,13 @@ struct InfoAndConvertCommandTests {
                 #expect(info.frameCount == source.frameCount, "\(path) → \(ext)")
                 #expect(info.loopCount == source.loopCount, "\(path) → \(ext)")
             }
-            let still = directory.appendingPathComponent(UUID().uuidString + ".webp")
-            let result = try await CommandRunner.runOffPool(
-                ["convert", Fixtures.directory.appendingPathComponent(path).path, still.path, "--first-frame"])
-            try #require(result.status == 0, "\(result.standardError)")
-            #expect(try ImageCodersManager.shared.imageInfo(for: Data(contentsOf: still)).frameCount == 1)
+            for ext in ["webp", "png"] {
+                let still = directory.appendingPathComponent(UUID().uuidString + "." + ext)
+                let result = try await CommandRunner.runOffPool(
+                    ["convert", Fixtures.directory.appendingPathComponent(path).path, still.path, "--first-frame"])
+                try #require(result.status == 0, "\(result.standardError)")
+                #expect(try ImageCodersManager.shared.imageInfo(for: Data(contentsOf: still)).frameCount == 1)
+            }
         }
     }
 

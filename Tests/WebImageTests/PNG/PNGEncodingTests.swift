@@ -75,8 +75,8 @@ struct PNGEncodingTests {
         #expect(try roundTrip(image, options: options).1.bitmap.size == PixelSize(width: 40, height: 20))
     }
 
-    @Test("an animation encodes its first frame")
-    func firstFrameOfAnimation() throws {
+    @Test("an animation encodes as an APNG, or its first frame alone with firstFrameOnly")
+    func animationAsAPNGOrFirstFrame() throws {
         let first = ImageBitmap(width: 2, height: 2, fill: RGBA8(r: 10, g: 20, b: 30, a: 40))
         let second = ImageBitmap(width: 2, height: 2, fill: .white)
         let animation = ImageAnimation(
@@ -84,7 +84,11 @@ struct PNGEncodingTests {
             loopCount: 0)
         let (_, decoded) = try roundTrip(Image(bitmap: first, animation: animation))
         #expect(decoded.bitmap == first)
-        #expect(decoded.frameCount == 1)
+        #expect(try decoded.animation?.allFrames().map(\.bitmap) == [first, second])
+        var options = ImageEncodeOptions()
+        options.firstFrameOnly = true
+        let (_, still) = try roundTrip(Image(bitmap: first, animation: animation), options: options)
+        #expect(still.bitmap == first && still.frameCount == 1)
     }
 
     @Test("only PNG is an encode target")

@@ -2,8 +2,9 @@ import CWebImageShims
 import Foundation
 
 extension PNGCoder {
-    /// Encodes the upright pixels (``Image/orientation`` applied) of the still image or first
-    /// frame as an 8-bit PNG, scaled down first to fit ``ImageEncodeOptions/maxPixelSize``.
+    /// Encodes an animation as an APNG with all its frames (unless
+    /// ``ImageEncodeOptions/firstFrameOnly``; see `encodeAnimation`). Encodes the upright pixels
+    /// (``Image/orientation`` applied) of a still image or first frame as an 8-bit PNG, scaled down first to fit ``ImageEncodeOptions/maxPixelSize``.
     /// PNG is lossless, so `compressionQuality` does not apply (as in SDWebImage);
     /// ``ImageEncodeOptions/effort`` sets the zlib level and filters (see ``EncodeEffort``).
     ///
@@ -16,6 +17,9 @@ extension PNGCoder {
         -> Data
     {
         guard format == .png || format == .undefined else { throw .unsupportedFormat(format) }
+        if image.isAnimated, !options.firstFrameOnly {
+            return try encodeAnimation(image, options: options, level: Self.zlibLevel(options.effort))
+        }
         var bitmap = image.bitmap.applyingOrientation(image.orientation)
         if options.maxPixelSize.isPositive {
             let fitted = DecodeGeometry.scaledSize(
@@ -25,12 +29,7 @@ extension PNGCoder {
         guard let width = UInt32(exactly: bitmap.width), let height = UInt32(exactly: bitmap.height) else {
             throw .encodingFailed("PNG: \(bitmap.width)x\(bitmap.height) is too large for PNG")
         }
-        let level: Int32 =
-            switch options.effort {
-            case .fastest: 3
-            case .balanced: 6
-            case .smallest: 9
-            }
+        let level = Self.zlibLevel(options.effort)
         let keepAlpha = image.hasAlpha || bitmap.containsTransparency
         let encodeTruecolor = { (level: Int32) throws(WebImageError) -> Data in
             try Self.encoded { output, length, message, capacity in
@@ -62,8 +61,16 @@ extension PNGCoder {
         return withMetadata(paletted.count < truecolor.count ? paletted : truecolor)
     }
 
+    static func zlibLevel(_ effort: EncodeEffort) -> Int32 {
+        switch effort {
+        case .fastest: 3
+        case .balanced: 6
+        case .smallest: 9
+        }
+    }
+
     /// Runs one of the shim's encoders and takes its buffer over.
-    private static func encoded(
+    static func encoded(
         _ body: (inout UnsafeMutablePointer<UInt8>?, inout Int, UnsafeMutablePointer<CChar>, Int) -> Int32
     ) throws(WebImageError) -> Data {
         var output: UnsafeMutablePointer<UInt8>?

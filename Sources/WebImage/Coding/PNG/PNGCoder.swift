@@ -1,14 +1,21 @@
 import CWebImageShims
 import Foundation
 
-/// Decodes and encodes still PNG images with libpng (SDWebImage's PNG path through ImageIO).
+/// Decodes and encodes PNG and APNG with libpng (SDWebImage's PNG path through ImageIO, and its
+/// `SDImageAPNGCoder`).
 ///
 /// Decoding gives RGBA8 with straight alpha for every colour type and bit depth: palettes and
 /// low bit depths are expanded, a tRNS chunk becomes alpha, gray is copied to RGB, and 16-bit
 /// samples keep their high byte (as Pillow does). **No gamma correction is applied**: the pixels
 /// are the stored sample values, so `gAMA`, `cHRM` and `sRGB` are ignored, and an `iCCP` profile
 /// is kept in ``Image/metadata`` rather than applied. The EXIF orientation of an `eXIf` chunk is
-/// honoured. An APNG decodes as its default (first) image.
+/// honoured.
+///
+/// An APNG (an `acTL` chunk before the image data) decodes as an animation: its frames
+/// composited as the APNG specification says (every dispose and blend operation), with their
+/// delays (below 0.011 s becoming 0.1 s, SDWebImage's rule) and the loop count. The frames are the
+/// `fcTL` chunks present, never more than `acTL` declares; a frame outside the canvas is an
+/// error. Debian's libpng has no APNG patch, so each frame's data is decoded as a PNG of its own.
 ///
 /// Truncated or corrupt data, a bad CRC on a critical chunk and too little image data are
 /// errors (``WebImageError/badImageData(_:underlying:)``), never a partial image.
@@ -26,18 +33,28 @@ public struct PNGCoder: ImageCoding {
     /// Size, alpha (alpha channel or tRNS) and `eXIf` orientation; `frameCount` is always 1.
     /// No pixel limit applies: nothing is allocated for the pixels.
     public func imageInfo(for data: Data) throws(WebImageError) -> ImageInfo {
-        try withReader(data, options: nil) { _, header, orientation, _ in
+        let animation = (try? Self.animation(in: data)) ?? nil
+        return try withReader(data, options: nil) { _, header, orientation, _ in
             let swaps = orientation.swapsDimensions
             return ImageInfo(
                 format: .png, width: swaps ? header.height : header.width,
-                height: swaps ? header.width : header.height, hasAlpha: header.hasAlpha,
-                orientation: orientation)
+                height: swaps ? header.width : header.height, frameCount: animation?.frames.count ?? 1,
+                loopCount: animation?.loopCount ?? 1, hasAlpha: header.hasAlpha, orientation: orientation)
         }
     }
 
     /// Decodes at full size, then resamples to the thumbnail size or byte limit if one applies
     /// (``Image/isThumbnail``), then turns the pixels upright unless the options keep them.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
+        if let container = try Self.animation(in: data) {
+            let (header, orientation, metadata) = try withReader(data, options: options) {
+                _, header, orientation, metadata in
+                (header, orientation, metadata)
+            }
+            return try decodeAnimation(
+                data, container: container, header: header, orientation: orientation, metadata: metadata,
+                options: options)
+        }
         var (bitmap, header, orientation, metadata) = try withReader(data, options: options) {
             reader, header, orientation, metadata throws(WebImageError) in
             let bitmap = try ImageBitmap(width: header.width, height: header.height) { buffer throws(WebImageError) in
