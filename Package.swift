@@ -3,7 +3,7 @@ import PackageDescription
 
 /// The libFuzzer targets under Fuzz/, run by scripts/fuzz.
 let fuzzTargets = [
-    "fuzz-format", "fuzz-jpeg", "fuzz-png", "fuzz-gif", "fuzz-webp", "fuzz-avif", "fuzz-tiff", "fuzz-bmp",
+    "fuzz-format", "fuzz-jpeg", "fuzz-png", "fuzz-apng", "fuzz-gif", "fuzz-webp", "fuzz-avif", "fuzz-tiff", "fuzz-bmp",
     "fuzz-cache-entry", "fuzz-service-url",
 ]
 

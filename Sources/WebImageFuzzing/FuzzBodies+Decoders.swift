@@ -16,6 +16,10 @@ extension FuzzBodies {
         return report
     }
 
+    /// ``png(_:)`` started from APNG seeds: the animation chunks, frames composited eagerly
+    /// and on demand, every frame asked for.
+    public static func apng(_ data: Data) -> FuzzReport { png(data) }
+
     /// Every entry point of ``GIFCoder``: header, full, thumbnail, first-frame and lazy-frame
     /// decoding with every frame asked for, and incremental decoding.
     public static func gif(_ data: Data) -> FuzzReport { exercise(GIFCoder(), with: data) }

@@ -8,7 +8,8 @@ import WebImageFuzzing
 @Suite("Fuzz findings and seeds replayed through the fuzz bodies")
 struct FuzzRegressionTests {
     static let bodies: [String: @Sendable (Data) -> FuzzReport] = [
-        "format": FuzzBodies.format, "jpeg": FuzzBodies.jpeg, "png": FuzzBodies.png, "gif": FuzzBodies.gif,
+        "format": FuzzBodies.format, "jpeg": FuzzBodies.jpeg, "png": FuzzBodies.png, "apng": FuzzBodies.apng,
+        "gif": FuzzBodies.gif,
         "webp": FuzzBodies.webp, "avif": FuzzBodies.avif, "tiff": FuzzBodies.tiff, "bmp": FuzzBodies.bmp,
         "cache-entry": FuzzBodies.cacheEntry,
         "service-url": FuzzBodies.serviceURL,
@@ -34,6 +35,7 @@ struct FuzzRegressionTests {
             case "format": ([""], ["jpg", "png", "gif", "webp", "avif", "tif", "bmp", "bin"])
             case "jpeg": (["jpeg", "metadata"], ["jpg"])
             case "png": (["png", "metadata"], ["png", "bin"])
+            case "apng": (["apng"], ["png"])
             case "gif": (["gif"], ["gif"])
             case "webp": (["webp", "metadata"], ["webp"])
             case "avif": (["avif"], ["avif"])
