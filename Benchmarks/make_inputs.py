@@ -18,7 +18,7 @@ import sys
 import numpy as np
 from PIL import Image, ImageDraw
 
-GENERATOR_VERSION = 10
+GENERATOR_VERSION = 11
 HERE = pathlib.Path(__file__).resolve().parent
 
 ANIM_SIZE = (480, 360)
@@ -149,6 +149,14 @@ def make_anim_webp():
                   duration=ANIM_FRAME_MS, loop=0, quality=80)
 
 
+def make_anim_apng():
+    """The same 20 frames as an RGBA APNG, each later frame the changed rectangle blended OVER
+    the kept canvas (Pillow's writer crops each frame to what changed)."""
+    frames = [frame.convert("RGBA") for frame in animation_frames()]
+    return encode(frames[0], "PNG", save_all=True, append_images=frames[1:],
+                  duration=ANIM_FRAME_MS, loop=0, disposal=0, blend=1)
+
+
 def encode(image, fmt, **params):
     buffer = io.BytesIO()
     image.save(buffer, fmt, **params)
@@ -161,6 +169,7 @@ INPUTS = {
     "anim.gif": make_anim_gif,
     "still.webp": make_still_webp,
     "anim.webp": make_anim_webp,
+    "anim.png": make_anim_apng,
     "still.avif": make_still_avif,
     "still.tif": make_still_tiff,
     "still.bmp": make_still_bmp,

@@ -133,6 +133,11 @@ def webp_anim_decode(data):
     return every_frame(data)
 
 
+@case("apng-decode", "anim.png")
+def apng_decode(data):
+    return every_frame(data)
+
+
 @case("avif-decode", "still.avif")
 def avif_decode(data):
     # One decoder thread, as ours (Pillow's default is every core): a server decodes several

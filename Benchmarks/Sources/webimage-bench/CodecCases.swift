@@ -26,6 +26,9 @@ let codecCases: [BenchCase] = [
         "webp-anim-decode", input: "anim.webp",
         summary: "480x360 lossy q80 animated WebP, all 20 frames decoded to full-canvas RGBA"),
     decodeCase(
+        "apng-decode", input: "anim.png",
+        summary: "480x360 RGBA APNG, all 20 frames composited (changed rectangles blended over)"),
+    decodeCase(
         "avif-decode", input: "still.avif",
         summary: "1600x1200 AVIF (Pillow q60, 4:2:0), decode to RGBA (dav1d on both sides)"),
     decodeCase(
