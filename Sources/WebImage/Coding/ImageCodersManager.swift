@@ -51,7 +51,7 @@ public final class ImageCodersManager: ProgressiveImageCoding, AnimatedImageCodi
     /// when the image carries an ICC profile (``ImageDecodeOptions/convertToSRGB``).
     public func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
         let image = try requireDecoder(for: data).decode(data, options: ColorManagement.coderOptions(options))
-        return ColorManagement.finish(image, options: options)
+        return ColorManagement.finish(consume image, options: options)
     }
 
     /// Encodes `image`. With ``ImageFormat/undefined`` the format follows SDWebImage's rule:

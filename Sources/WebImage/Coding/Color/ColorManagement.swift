@@ -22,32 +22,37 @@ package enum ColorManagement {
 
     /// `image` with its pixels (every frame) converted from its profile to sRGB, and the profile
     /// dropped, since it no longer describes them. Images without a profile are sRGB already.
-    static func finish(_ image: Image, options: ImageDecodeOptions) -> Image {
+    /// Takes the image over, so that a still's pixels are converted in place, not copied.
+    static func finish(_ image: consuming Image, options: ImageDecodeOptions) -> Image {
         guard options.convertToSRGB, let profile = image.metadata.iccProfile else { return image }
-        var result = image
-        result.metadata.iccProfile = nil
+        image.metadata.iccProfile = nil
         let conversion = SRGBConverter.shared.conversion(for: profile)
-        if case .identity = conversion { return result }
-        if case .unusable = conversion { return result }
-        let poster = image.bitmap
-        conversion.apply(to: &result.bitmap)
-        guard let animation = image.animation else { return result }
+        switch conversion {
+        case .identity, .unusable: return image
+        default: break
+        }
+        guard let animation = image.animation else {
+            conversion.apply(to: &image.bitmap)
+            return image
+        }
         switch animation.storage {
         case .decoded(let frames):
+            // The first frame usually shares the poster's pixels: convert them once.
+            let posterIsFirstFrame = frames.first?.bitmap == image.bitmap
             let converted = frames.map { frame in
-                // The first frame usually shares the poster's pixels: convert them once.
-                if frame.bitmap == poster { return ImageFrame(bitmap: result.bitmap, duration: frame.duration) }
                 var frame = frame
                 conversion.apply(to: &frame.bitmap)
                 return frame
             }
-            result.animation = ImageAnimation(frames: converted, loopCount: animation.loopCount)
+            if posterIsFirstFrame { image.bitmap = converted[0].bitmap } else { conversion.apply(to: &image.bitmap) }
+            image.animation = ImageAnimation(frames: converted, loopCount: animation.loopCount)
         case .lazy(let provider):
+            conversion.apply(to: &image.bitmap)
             var lazy = ImageAnimation(provider: SRGBFrameProvider(provider, conversion: conversion))
             lazy.loopCount = animation.loopCount
-            result.animation = lazy
+            image.animation = lazy
         }
-        return result
+        return image
     }
 
     /// A lazily decoded animation of `provider` whose frames come out in sRGB.
