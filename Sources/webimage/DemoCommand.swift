@@ -9,7 +9,7 @@ struct DemoCommand: AsyncParsableCommand {
         commandName: "demo",
         abstract: "Run the library against a built-in local image server and draw a contact sheet.",
         discussion: """
-            Starts an HTTP origin on 127.0.0.1 serving generated JPEG (baseline and progressive), PNG, GIF, WebP and AVIF images (animated \
+            Starts an HTTP origin on 127.0.0.1 serving generated JPEG (baseline and progressive), PNG, GIF, WebP, AVIF and APNG images (animated \
             ones, broken ones, a slow one), loads them through one ImageManager twice (cold, then warm) with \
             many duplicate URLs, prints what happened, and writes contact-sheet.png to --out.
             """)

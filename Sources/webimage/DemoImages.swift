@@ -55,6 +55,9 @@ enum DemoImages {
         avif.effort = .fastest
         add("/photo.avif", try codecs.encode(still(hue: 9, alpha: true), as: .avif, options: avif), "image/avif")
         add(
+            "/spinner.png", try codecs.encode(animated(hue: 10, format: .png), as: .png, options: ImageEncodeOptions()),
+            "image/png")
+        add(
             "/slow.jpg", try codecs.encode(still(hue: 7, alpha: false), as: .jpeg, options: ImageEncodeOptions()),
             "image/jpeg")
         add("/garbage.png", Data(String(repeating: "not an image at all. ", count: 40).utf8), "image/png")
@@ -72,6 +75,7 @@ enum DemoImages {
             DemoItem(caption: "GIF ANIM 4F", path: "/spinner.gif"),
             DemoItem(caption: "WEBP ANIM 4F", path: "/spinner.webp"),
             DemoItem(caption: "AVIF ALPHA", path: "/photo.avif"),
+            DemoItem(caption: "APNG 4F", path: "/spinner.png"),
             // About 0.4 s: the body arrives 2 KB at a time, 40 ms apart.
             DemoItem(caption: "JPEG SLOW", path: "/slow.jpg", query: "drip=2048:40", copies: 5),
             DemoItem(caption: "BAD BYTES", path: "/garbage.png", isBroken: true),

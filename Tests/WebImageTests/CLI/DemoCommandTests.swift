@@ -20,7 +20,7 @@ struct DemoCommandTests {
 
         let warm = try #require(lines.first { $0.hasPrefix("warm pass: ") && $0.contains(" loads,") })
         let warmOrigin = try #require(lines.first { $0.contains("images that loaded cold") })
-        #expect(number(before: " HTTP requests for the 10 images", in: warmOrigin) == 0, "\(warmOrigin)")
+        #expect(number(before: " HTTP requests for the 11 images", in: warmOrigin) == 0, "\(warmOrigin)")
         // Only the truncated image (a transfer failure, not blocklisted) is asked again: once per
         // warm load of it (3) at most, fewer when its loads overlap and share a request.
         #expect((number(before: " HTTP requests", in: warm) ?? 99) <= 3, "\(warm)")
@@ -30,17 +30,17 @@ struct DemoCommandTests {
             number(before: " succeeded", in: warm) == number(before: " succeeded", in: cold), "\(cold)\n\(warm)")
         #expect(lines.contains { $0.hasPrefix("blocklisted after the cold pass: ") })
 
-        // 13 tiles in rows of 4: 4 × 120 + 5 × 8 wide, 4 × 116 + 5 × 8 high.
+        // 14 tiles in rows of 4: 4 × 120 + 5 × 8 wide, 4 × 116 + 5 × 8 high.
         let sheetFile = directory.appendingPathComponent("contact-sheet.png")
-        #expect(lines.contains { $0.hasPrefix("contact sheet: \(sheetFile.path) (520x504, 13 tiles)") })
+        #expect(lines.contains { $0.hasPrefix("contact sheet: \(sheetFile.path) (520x504, 14 tiles)") })
         let sheet = try ImageCodersManager.shared.decode(Data(contentsOf: sheetFile), options: ImageDecodeOptions())
         #expect(sheet.width == 520 && sheet.height == 504)
 
-        // The first tile holds the JPEG (reddish); the 404 tile (row 3, column 4) has a red cross.
+        // The first tile holds the JPEG (reddish); the 404 tile (row 4, column 1) has a red cross.
         let photo = sheet.bitmap[8 + 60, 8 + 4 + 48]
         #expect(photo.r > photo.b + 40, "\(photo)")
-        let tileTop = 8 + 2 * (116 + 8) + 4
-        let crossTileLeft = 8 + 3 * (120 + 8) + 12
+        let tileTop = 8 + 3 * (116 + 8) + 4
+        let crossTileLeft = 8 + 12
         let crossCentre = sheet.bitmap[crossTileLeft + 48, tileTop + 48]
         #expect(crossCentre.r > 180 && crossCentre.g < 80, "\(crossCentre)")
     }
