@@ -47,6 +47,10 @@ let package = Package(
         .systemLibrary(
             name: "CAVIF",
             providers: [.apt(["libavif-dev"]), .brew(["libavif"])]),
+        // libheif's .pc file adds only -I and -l flags, which SwiftPM takes without a warning.
+        .systemLibrary(
+            name: "CHEIF", pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"]), .brew(["libheif"])]),
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
@@ -63,7 +67,7 @@ let package = Package(
         .target(
             name: "WebImage",
             dependencies: [
-                "CWebImageShims", "CJPEG", "CPNG", "CWebP", "CGIF", "CZlib", "CAVIF", "CTIFF",
+                "CWebImageShims", "CJPEG", "CPNG", "CWebP", "CGIF", "CZlib", "CAVIF", "CHEIF", "CTIFF",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
