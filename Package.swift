@@ -3,8 +3,8 @@ import PackageDescription
 
 /// The libFuzzer targets under Fuzz/, run by scripts/fuzz.
 let fuzzTargets = [
-    "fuzz-format", "fuzz-jpeg", "fuzz-png", "fuzz-gif", "fuzz-webp", "fuzz-avif", "fuzz-tiff", "fuzz-bmp",
-    "fuzz-cache-entry", "fuzz-service-url",
+    "fuzz-format", "fuzz-jpeg", "fuzz-png", "fuzz-gif", "fuzz-webp", "fuzz-avif", "fuzz-heic", "fuzz-tiff",
+    "fuzz-bmp", "fuzz-cache-entry", "fuzz-service-url",
 ]
 
 let package = Package(

@@ -9,7 +9,8 @@ import WebImageFuzzing
 struct FuzzRegressionTests {
     static let bodies: [String: @Sendable (Data) -> FuzzReport] = [
         "format": FuzzBodies.format, "jpeg": FuzzBodies.jpeg, "png": FuzzBodies.png, "gif": FuzzBodies.gif,
-        "webp": FuzzBodies.webp, "avif": FuzzBodies.avif, "tiff": FuzzBodies.tiff, "bmp": FuzzBodies.bmp,
+        "webp": FuzzBodies.webp, "avif": FuzzBodies.avif, "heic": FuzzBodies.heic, "tiff": FuzzBodies.tiff,
+        "bmp": FuzzBodies.bmp,
         "cache-entry": FuzzBodies.cacheEntry,
         "service-url": FuzzBodies.serviceURL,
     ]
@@ -31,12 +32,13 @@ struct FuzzRegressionTests {
     static func seeds(for target: String) -> [URL] {
         let fixtures: (folders: [String], extensions: Set<String>)? =
             switch target {
-            case "format": ([""], ["jpg", "png", "gif", "webp", "avif", "tif", "bmp", "bin"])
+            case "format": ([""], ["jpg", "png", "gif", "webp", "avif", "heic", "tif", "bmp", "bin"])
             case "jpeg": (["jpeg", "metadata"], ["jpg"])
             case "png": (["png", "metadata"], ["png", "bin"])
             case "gif": (["gif"], ["gif"])
             case "webp": (["webp", "metadata"], ["webp"])
             case "avif": (["avif"], ["avif"])
+            case "heic": (["heic"], ["heic"])
             case "tiff": (["tiff"], ["tif"])
             case "bmp": (["bmp"], ["bmp"])
             default: nil
