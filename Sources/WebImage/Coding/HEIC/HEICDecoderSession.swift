@@ -40,8 +40,10 @@ final class HEICDecoderSession {
         var status = heif_context_read_from_memory_without_copy(context, base, bytes.count, nil)
         if HEIFLibrary.succeeded(status) { status = heif_context_get_primary_image_handle(context, &handle) }
         guard HEIFLibrary.succeeded(status), let handle else {
+            // The message lives in the context: read it before freeing that.
+            let message = HEIFLibrary.message(status)
             heif_context_free(context)
-            throw .badImageData("reading the HEIF file: \(HEIFLibrary.message(status))")
+            throw .badImageData("reading the HEIF file: \(message)")
         }
         let width = Int(heif_image_handle_get_width(handle))
         let height = Int(heif_image_handle_get_height(handle))

@@ -12,7 +12,8 @@ enum HEIFLibrary {
     /// Whether `error` is success.
     static func succeeded(_ error: heif_error) -> Bool { error.code == heif_error_Ok }
 
-    /// libheif's message for `error`.
+    /// libheif's message for `error`, which may point into the context that failed: call this
+    /// before freeing it.
     static func message(_ error: heif_error) -> String {
         guard let text = error.message else { return "libheif error \(error.code.rawValue)" }
         return String(cString: text)
