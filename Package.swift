@@ -3,8 +3,8 @@ import PackageDescription
 
 /// The libFuzzer targets under Fuzz/, run by scripts/fuzz.
 let fuzzTargets = [
-    "fuzz-format", "fuzz-jpeg", "fuzz-png", "fuzz-apng", "fuzz-gif", "fuzz-webp", "fuzz-avif", "fuzz-tiff", "fuzz-bmp",
-    "fuzz-cache-entry", "fuzz-service-url",
+    "fuzz-format", "fuzz-jpeg", "fuzz-png", "fuzz-apng", "fuzz-gif", "fuzz-webp", "fuzz-avif", "fuzz-heic",
+    "fuzz-tiff", "fuzz-bmp", "fuzz-cache-entry", "fuzz-service-url",
 ]
 
 let package = Package(
@@ -47,6 +47,10 @@ let package = Package(
         .systemLibrary(
             name: "CAVIF",
             providers: [.apt(["libavif-dev"]), .brew(["libavif"])]),
+        // libheif's .pc file adds only -I and -l flags, which SwiftPM takes without a warning.
+        .systemLibrary(
+            name: "CHEIF", pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"]), .brew(["libheif"])]),
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
@@ -67,7 +71,7 @@ let package = Package(
         .target(
             name: "WebImage",
             dependencies: [
-                "CWebImageShims", "CJPEG", "CPNG", "CWebP", "CGIF", "CZlib", "CAVIF", "CTIFF", "CLCMS2",
+                "CWebImageShims", "CJPEG", "CPNG", "CWebP", "CGIF", "CZlib", "CAVIF", "CHEIF", "CTIFF", "CLCMS2",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Writes the benchmark inputs into Benchmarks/inputs/ (git-ignored), deterministically.
 
-Every image comes from numpy generators with fixed seeds, encoded by Pillow. A manifest
-(inputs/manifest.json) records the generator version and each file's size and SHA-256; when
-every file still matches it, nothing is regenerated. Bump GENERATOR_VERSION after changing
+Every image comes from numpy generators with fixed seeds, encoded by Pillow (HEIC through its
+pillow-heif plug-in). A manifest (inputs/manifest.json) records the generator version and each
+file's size and SHA-256; when every file still matches it, nothing is regenerated. Bump GENERATOR_VERSION after changing
 what an image looks like.
 
 Usage: make_inputs.py [--out DIR] [--force]
@@ -97,6 +97,14 @@ def make_still_avif():
     return encode(Image.fromarray(rgb, "RGB"), "AVIF", quality=60, speed=6, subsampling="4:2:0")
 
 
+def make_still_heic():
+    """1600x1200 at pillow-heif's quality 60 (x265, its default preset slow), 4:2:0."""
+    import pillow_heif
+    pillow_heif.register_heif_opener()
+    rgb = photo_like(seed=13, width=1600, height=1200, noise_sigma=8)
+    return encode(Image.fromarray(rgb, "RGB"), "HEIF", quality=60, chroma=420)
+
+
 def make_still_tiff():
     """2000x1500 RGB, LZW with horizontal prediction, as cameras and scanners write them."""
     rgb = photo_like(seed=11, width=2000, height=1500, noise_sigma=8)
@@ -171,6 +179,7 @@ INPUTS = {
     "anim.webp": make_anim_webp,
     "anim.png": make_anim_apng,
     "still.avif": make_still_avif,
+    "still.heic": make_still_heic,
     "still.tif": make_still_tiff,
     "still.bmp": make_still_bmp,
     "photo-adobe.jpg": make_photo_adobe_jpg,

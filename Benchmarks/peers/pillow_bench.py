@@ -161,6 +161,14 @@ def icc_decode_pillow(data):
     return still(convert)(data)
 
 
+@case("heic-decode", "still.heic")
+def heic_decode(data):
+    # pillow-heif: Pillow's HEIF plug-in, with its own libheif 1.23 and libde265.
+    import pillow_heif
+    pillow_heif.register_heif_opener()
+    return still(lambda im: im.convert("RGBA"))(data)
+
+
 @case("tiff-decode", "still.tif")
 def tiff_decode(data):
     return still(lambda im: im.convert("RGBA"))(data)
@@ -227,6 +235,17 @@ def avif_encode(data):
     # 4:2:0 are both defaults; the same thread count as ours (every core).
     return encoder(lambda images, out: images[0].save(
         out, "AVIF", quality=63, speed=6, subsampling="4:2:0", max_threads=os.cpu_count()))(
+        decoded_frames(data, "RGB"))
+
+
+@case("heic-encode", "photo-1mp.png")
+def heic_encode(data):
+    # Quality 80 in both libheifs (ours maps 0.8 to it), x265's preset slow (libheif's default,
+    # ours for balanced effort), 4:2:0; x265 uses every core on both sides. pillow-heif bundles
+    # x265 4.3, Debian 12 has 3.5.
+    import pillow_heif
+    pillow_heif.register_heif_opener()
+    return encoder(lambda images, out: images[0].save(out, "HEIF", quality=80, chroma=420))(
         decoded_frames(data, "RGB"))
 
 

@@ -29,6 +29,8 @@ extension FuzzBodies {
 
     public static func avif(_ data: Data) -> FuzzReport { exercise(AVIFCoder(), with: data) }
 
+    public static func heic(_ data: Data) -> FuzzReport { exercise(HEICCoder(), with: data) }
+
     public static func tiff(_ data: Data) -> FuzzReport { exercise(TIFFCoder(), with: data) }
 
     public static func bmp(_ data: Data) -> FuzzReport { exercise(BMPCoder(), with: data) }

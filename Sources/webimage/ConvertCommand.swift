@@ -99,10 +99,11 @@ struct ConvertCommand: AsyncParsableCommand {
     private func outputFormat() throws -> ImageFormat {
         if let format { return format.imageFormat }
         let ext = URL(fileURLWithPath: output).pathExtension
-        let fromExtension = ImageFormat(fileExtension: ext)
+        // `.heif` names the container; what is written into it is HEIC (HEVC-coded HEIF).
+        let fromExtension = ImageFormat(fileExtension: ext) == .heif ? .heic : ImageFormat(fileExtension: ext)
         guard OutputFormat.allCases.contains(where: { $0.imageFormat == fromExtension }) else {
             throw CommandFailure(
-                "cannot tell the output format from '\(output)'; use --format png|jpeg|gif|webp|avif|tiff|bmp")
+                "cannot tell the output format from '\(output)'; use --format png|jpeg|gif|webp|avif|heic|tiff|bmp")
         }
         return fromExtension
     }

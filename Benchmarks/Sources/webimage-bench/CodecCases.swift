@@ -32,6 +32,9 @@ let codecCases: [BenchCase] = [
         "avif-decode", input: "still.avif",
         summary: "1600x1200 AVIF (Pillow q60, 4:2:0), decode to RGBA (dav1d on both sides)"),
     decodeCase(
+        "heic-decode", input: "still.heic",
+        summary: "1600x1200 HEIC (pillow-heif q60, 4:2:0), decode to RGBA (libde265 on both sides)"),
+    decodeCase(
         "tiff-decode", input: "still.tif",
         summary: "2000x1500 RGB TIFF, LZW with prediction, decode to RGBA (libtiff on both sides)"),
     decodeCase(

@@ -24,6 +24,9 @@ let encodeCases: [BenchCase] = [
         "avif-encode", input: "photo-1mp.png", as: .avif, quality: 0.63,
         summary: "1152x864 RGB photo to AVIF q63 (quantizer 23, speed 6, 4:2:0, libaom, every core)"),
     encodeCase(
+        "heic-encode", input: "photo-1mp.png", as: .heic, quality: 0.8,
+        summary: "1152x864 RGB photo to HEIC q80 (x265 preset slow, 4:2:0, every core)"),
+    encodeCase(
         "gif-encode", input: "anim.gif", as: .gif,
         summary: "20 frames of 480x360 (the GIF input, decoded) to an animated GIF"),
 ]

@@ -2,13 +2,34 @@ import Foundation
 
 extension ImageFormat {
     /// Detects the format from the leading bytes (magic numbers), as SDWebImage's
-    /// `sd_imageFormatForImageData` does, plus AVIF and JPEG XL.
+    /// `sd_imageFormatForImageData` does, plus AVIF, JPEG XL and more HEIF brands.
     ///
     /// SDWebImage decides JPEG, TIFF and BMP from the first byte alone; this follows it, except
     /// that `FF 0A` (a bare JPEG XL code stream) is JPEG XL. Returns ``undefined`` for empty or
     /// unrecognised data.
     public init(detecting data: Data) {
         self = data.withUnsafeBytes { ImageFormat.detect(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The format an ISO BMFF `ftyp` box names: its major brand decides HEIC (`heic`, `heix`,
+    /// `hevc`, `hevx`, `heim`, `heis`), AVIF (`avif`, `avis`) or plain HEIF (`mif1`, `msf1`), as
+    /// SDWebImage's brands do; a `mif1`/`msf1` file that lists `avif` or `avis` among its
+    /// compatible brands is AV1-coded, so AVIF.
+    private static func isoBrand(_ bytes: UnsafeRawBufferPointer) -> ImageFormat {
+        func brand(at offset: Int) -> String { String(decoding: bytes[offset..<offset + 4], as: UTF8.self) }
+        switch brand(at: 8) {
+        case "heic", "heix", "hevc", "hevx", "heim", "heis": return .heic
+        case "avif", "avis": return .avif
+        case "mif1", "msf1":
+            // Compatible brands follow the minor version, up to the end of the box.
+            let boxSize = (0..<4).reduce(0) { $0 << 8 | Int(bytes[$1]) }
+            let end = min(boxSize, bytes.count)
+            for offset in stride(from: 16, to: end - 3, by: 4) where ["avif", "avis"].contains(brand(at: offset)) {
+                return .avif
+            }
+            return .heif
+        default: return .undefined
+        }
     }
 
     static func detect(_ bytes: UnsafeRawBufferPointer) -> ImageFormat {
@@ -32,12 +53,7 @@ extension ImageFormat {
                 return .jpegXL
             }
             guard bytes.count >= 12, matches("ftyp", at: 4) else { return .undefined }
-            switch String(decoding: bytes[8..<12], as: UTF8.self) {
-            case "heic", "heix", "hevc", "hevx": return .heic
-            case "mif1", "msf1": return .heif
-            case "avif", "avis": return .avif
-            default: return .undefined
-            }
+            return isoBrand(bytes)
         case 0x25:
             return matches("%PDF", at: 0) ? .pdf : .undefined
         case 0x3C:

@@ -109,6 +109,28 @@ struct InfoAndConvertCommandTests {
         #expect(PixelSize(width: written.width, height: written.height) == expected)
     }
 
+    @Test("convert writes HEIC for .heic, .heif and --format heic, and info names it heic")
+    func convertToHEIC() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = Fixtures.directory.appendingPathComponent("png/rgba8.png").path
+        let expected = try ImageCodersManager.shared.decode(
+            Fixtures.data("png/rgba8.png"), options: ImageDecodeOptions())
+        for (name, flags) in [("out.heic", []), ("out.HEIF", []), ("out.bin", ["--format", "heic"])] {
+            let output = directory.appendingPathComponent(name)
+            let converted = try await CommandRunner.runOffPool(
+                ["convert", source, output.path, "--quality", "1"] + flags)
+            try #require(converted.status == 0, "\(name): \(converted.standardError)")
+            let written = try ImageCodersManager.shared.decode(Data(contentsOf: output), options: ImageDecodeOptions())
+            #expect(written.format == .heic, "\(name)")
+            #expect(written.bitmap.size == expected.bitmap.size, "\(name)")
+            #expect(written.hasAlpha == expected.bitmap.containsTransparency, "\(name)")
+            let info = try await CommandRunner.runOffPool(["info", output.path, "--json"])
+            try #require(info.status == 0, "\(info.standardError)")
+            #expect(try json(info.standardOutput)["format"] as? String == "heic")
+        }
+    }
+
     @Test("convert --chroma sets the JPEG's colour resolution and --effort the PNG's size")
     func chromaAndEffort() async throws {
         let directory = try makeTemporaryDirectory()

@@ -111,8 +111,8 @@ struct ImageCacheStoreTests {
     func unencodable() async throws {
         let (cache, _, disk) = CacheFixtures.makeCache()
         var image = CacheFixtures.opaqueImage()
-        image.format = .heic
-        await #expect(throws: WebImageError.unsupportedFormat(.heic)) {
+        image.format = .pdf  // decode-only: no built-in coder writes PDF
+        await #expect(throws: WebImageError.unsupportedFormat(.pdf)) {
             try await cache.store(image, forKey: "k", cacheType: .disk)
         }
         #expect(disk.totalCount == 0)

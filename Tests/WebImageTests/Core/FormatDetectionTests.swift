@@ -23,6 +23,14 @@ struct FormatDetectionTests {
             (bytes([0, 0, 0, 0x18], "ftyphevx\0\0\0\0"), .heic),
             (bytes([0, 0, 0, 0x18], "ftypmif1\0\0\0\0"), .heif),
             (bytes([0, 0, 0, 0x18], "ftypmsf1\0\0\0\0"), .heif),
+            (bytes([0, 0, 0, 0x18], "ftypheim\0\0\0\0"), .heic),
+            (bytes([0, 0, 0, 0x18], "ftypheis\0\0\0\0"), .heic),
+            // A plain-HEIF major brand keeps HEIF whatever HEVC brand follows, but an AV1 one is AVIF.
+            (bytes([0, 0, 0, 0x18], "ftypmif1\0\0\0\0mif1heic"), .heif),
+            (bytes([0, 0, 0, 0x18], "ftypmif1\0\0\0\0mif1avif"), .avif),
+            (bytes([0, 0, 0, 0x18], "ftypmsf1\0\0\0\0avismsf1"), .avif),
+            // Brands past the ftyp box's own size are not its brands.
+            (bytes([0, 0, 0, 0x14], "ftypmif1\0\0\0\0mif1avif"), .heif),
             (bytes([0, 0, 0, 0x1C], "ftypavif\0\0\0\0"), .avif),
             (bytes([0, 0, 0, 0x1C], "ftypavis\0\0\0\0"), .avif),
             (bytes([], "%PDF-1.7\n"), .pdf),
