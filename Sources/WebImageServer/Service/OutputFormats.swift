@@ -25,12 +25,16 @@ enum OutputFormats {
         }
     }
 
-    /// With no format chosen by the URL or `Accept`: the source's format when the service
-    /// writes it, else PNG for an image with alpha and JPEG otherwise.
+    /// With no format chosen by the URL or `Accept`: the source's format when browsers show it
+    /// and the service writes it (JPEG, PNG, GIF, WebP, AVIF), else PNG for an image with alpha
+    /// and JPEG otherwise, so a HEIC, TIFF, BMP or JPEG XL source comes out viewable (as
+    /// imgproxy's preferred formats do).
     static func fallback(source: ImageFormat, hasAlpha: Bool) -> ImageFormat {
-        if source != .undefined, ImageCodersManager.shared.canEncode(to: source) { return source }
+        if webFormats.contains(source), ImageCodersManager.shared.canEncode(to: source) { return source }
         return hasAlpha ? .png : .jpeg
     }
+
+    private static let webFormats: Set<ImageFormat> = [.jpeg, .png, .gif, .webp, .avif]
 }
 
 /// An `Accept` header's media ranges with a quality above zero (RFC 9110 §12.5.1).

@@ -272,6 +272,23 @@ struct ImageServiceTests {
         }
     }
 
+    @Test func sourcesBrowsersCannotShowComeOutAsJPEGOrPNGUnlessAFormatIsNamed() async throws {
+        try await Self.withService(disk: false) { service, origin, _ in
+            let cases: [(path: String, expected: String)] = [
+                ("/fixtures/heic/photo.heic", "image/jpeg"),
+                ("/fixtures/tiff/rgba.tif", "image/png"),
+                ("/fixtures/bmp/rgb24.bmp", "image/jpeg"),
+            ]
+            for item in cases {
+                let response = await service.respond(to: ServiceRequest(path: Self.path("w:8", origin.url(item.path))))
+                #expect(response.status == 200 && response.header("Content-Type") == item.expected, "\(item.path)")
+            }
+            let named = await service.respond(
+                to: ServiceRequest(path: Self.path("w:8", origin.url(cases[0].path), ext: "heic")))
+            #expect(named.status == 200 && named.header("Content-Type") == "image/heic")
+        }
+    }
+
     @Test func metricsCountRequestsByStatusCacheTiersAndSourceBytes() async throws {
         try await Self.withService(disk: false) { service, origin, _ in
             let path = Self.path("w:40", origin.url(Self.photo))
