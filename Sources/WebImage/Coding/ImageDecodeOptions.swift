@@ -99,10 +99,11 @@ public struct ImageEncodeOptions: Sendable, Equatable {
     /// JPEG: write a progressive JPEG (coarse scans first, refined by later ones), which a
     /// progressive load can show early. Ours: SDWebImage has no such encode option.
     public var progressive = false
-    /// Which of the image's metadata blocks (``Image/metadata``) JPEG, PNG and WebP output
-    /// carries. Default: the ICC profile only. The pixels are not converted, so their profile
-    /// goes with them (as a `CGImage`'s colour space goes into ImageIO's output under
-    /// SDWebImage); EXIF and XMP, which may say where a photo was taken, are stripped. A kept EXIF
+    /// Which of the image's metadata blocks (``Image/metadata``) the encoders write. Default:
+    /// the ICC profile only, so that pixels decoded with ``ImageDecodeOptions/convertToSRGB``
+    /// off keep their profile (as a `CGImage`'s colour space goes into ImageIO's output under
+    /// SDWebImage; converted pixels have none); EXIF and XMP, which may say where a photo was
+    /// taken, are stripped. A kept EXIF
     /// block says "upright" (orientation 1), because the encoders write upright pixels. Blocks a
     /// format cannot hold are left out: JPEG's EXIF and XMP segments hold at most 65,533 bytes
     /// each, and GIF holds none.
