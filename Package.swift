@@ -1,5 +1,34 @@
 // swift-tools-version:6.2
+import Foundation
 import PackageDescription
+
+/// The codec libraries a build can do without: each is used when its header is installed, and
+/// otherwise left out, with its format reported as unsupported (the Swift code checks
+/// `canImport(<module>)`). `WEBIMAGE_WITHOUT=avif,heic,tiff,lcms2` leaves them out on purpose
+/// (SwiftPM caches the evaluated manifest: touch Package.swift after changing it).
+let optionalLibraries: [(module: String, name: String, header: String)] = [
+    ("CAVIF", "avif", "avif/avif.h"), ("CHEIF", "heic", "libheif/heif.h"), ("CTIFF", "tiff", "tiffio.h"),
+    ("CLCMS2", "lcms2", "lcms2.h"),
+]
+let leftOut = Set(
+    (ProcessInfo.processInfo.environment["WEBIMAGE_WITHOUT"] ?? "").split(separator: ",").map {
+        $0.trimmingCharacters(in: .whitespaces).lowercased()
+    })
+/// Where headers are looked for: Debian puts some (libtiff's) in its multiarch directory.
+let includeDirectories =
+    ["/usr/include", "/usr/local/include", "/opt/homebrew/include"]
+    + ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/include")) ?? [])
+    .filter { $0.hasSuffix("-linux-gnu") }.map { "/usr/include/\($0)" }
+let availableLibraries = optionalLibraries.filter { library in
+    !leftOut.contains(library.name)
+        && includeDirectories.contains { FileManager.default.fileExists(atPath: "\($0)/\(library.header)") }
+}.map(\.module)
+/// What a target that uses the optional coders depends on (it checks `canImport` for each).
+let optionalDependencies = availableLibraries.map { Target.Dependency.target(name: $0) }
+/// The sources that need a missing library, left out of their targets.
+func excluded(_ byModule: [String: [String]]) -> [String] {
+    byModule.filter { !availableLibraries.contains($0.key) }.flatMap(\.value).sorted()
+}
 
 /// The libFuzzer targets under Fuzz/, run by scripts/fuzz.
 let fuzzTargets = [
@@ -67,11 +96,14 @@ let package = Package(
         .systemLibrary(
             name: "CLCMS2", pkgConfig: "lcms2",
             providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]),
-        .target(name: "CWebImageShims", dependencies: ["CJPEG", "CPNG", "CTIFF"]),
+        .target(
+            name: "CWebImageShims",
+            dependencies: ["CJPEG", "CPNG"] + (availableLibraries.contains("CTIFF") ? ["CTIFF"] : []),
+            cSettings: availableLibraries.contains("CTIFF") ? [.define("WEBIMAGE_TIFF")] : []),
         .target(
             name: "WebImage",
             dependencies: [
-                "CWebImageShims", "CJPEG", "CPNG", "CWebP", "CGIF", "CZlib", "CAVIF", "CHEIF", "CTIFF", "CLCMS2",
+                "CWebImageShims", "CJPEG", "CPNG", "CWebP", "CGIF", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -82,7 +114,15 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
-            ],
+            ] + optionalDependencies,
+            exclude: excluded([
+                "CAVIF": ["Coding/AVIF"], "CHEIF": ["Coding/HEIC"], "CTIFF": ["Coding/TIFF"],
+                "CLCMS2": [
+                    "Coding/Color/SRGBConversion.swift", "Coding/Color/SRGBConverter.swift",
+                    "Coding/Color/ConversionProbe.swift", "Coding/Color/MatrixShaperTables.swift",
+                    "Coding/Color/Matrix3.swift", "Coding/Color/RowBands.swift",
+                ],
+            ]),
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // imgproxy's URL API over the library: parsing, signatures, processing, negotiation.
         .target(
@@ -114,7 +154,7 @@ let package = Package(
                 "WebImage", "WebImageTestOrigin",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
-            ],
+            ] + optionalDependencies,
             path: "Benchmarks/Sources/webimage-bench",
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Writes and verifies disk-cache entries in a child process, so tests can SIGKILL it or run two at once.
@@ -142,11 +182,15 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
-            ],
+            ] + optionalDependencies,
+            exclude: excluded([
+                "CAVIF": ["AVIF"], "CHEIF": ["HEIC"], "CTIFF": ["TIFF"],
+                "CLCMS2": ["Coding/ColorManagementTests.swift"],
+            ]),
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // The fuzz bodies, in a library so that WebImageTests replays saved inputs through them.
         .target(
-            name: "WebImageFuzzing", dependencies: ["WebImage", "WebImageServer"],
+            name: "WebImageFuzzing", dependencies: ["WebImage", "WebImageServer"] + optionalDependencies,
             swiftSettings: [.swiftLanguageMode(.v6)]),
     ]
         // libFuzzer targets: one file each defining LLVMFuzzerTestOneInput, no main. Built by

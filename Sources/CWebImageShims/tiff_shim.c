@@ -1,3 +1,5 @@
+/* Built only when libtiff is (Package.swift defines WEBIMAGE_TIFF then). */
+#ifdef WEBIMAGE_TIFF
 #include "tiff_shim.h"
 
 #include <stdarg.h>
@@ -318,3 +320,5 @@ int cwi_tiff_current_block(cwi_tiff_reader *reader, int xmp, const uint8_t **dat
     *count = length;
     return 1;
 }
+
+#endif /* WEBIMAGE_TIFF */

@@ -6,7 +6,8 @@ import WebImage
 struct ConvertCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert an image between formats (PNG and APNG, JPEG, GIF, WebP, AVIF, HEIC, TIFF, BMP), optionally as a thumbnail or transformed.",
+        abstract:
+            "Convert an image between formats (PNG and APNG, JPEG, GIF, WebP, AVIF, HEIC, TIFF, BMP), optionally as a thumbnail or transformed.",
         discussion: """
             The output format comes from --format, else from the output file's extension. Transforms apply \
             in this order: resize, crop, round corner, rotate, flip, tint, blur; to every frame of an animation. \

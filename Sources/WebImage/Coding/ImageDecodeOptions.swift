@@ -45,8 +45,9 @@ public struct ImageDecodeOptions: Sendable, Equatable {
     /// and the profile is kept in ``Image/metadata`` (if ``readMetadata`` asks for it) for an
     /// encoder to embed again. Applied by ``ImageCodersManager``; a coder called directly
     /// returns the pixels as stored. A profile that cannot describe RGB pixels (CMYK, Lab, a
-    /// broken one) is dropped and the pixels left as decoded. Ours: on Apple platforms ImageIO
-    /// and Core Graphics colour-match SDWebImage's images.
+    /// broken one) is dropped and the pixels left as decoded. Needs Little CMS at build time;
+    /// without it the pixels stay as stored, with their profile. Ours: on Apple platforms
+    /// ImageIO and Core Graphics colour-match SDWebImage's images.
     public var convertToSRGB = true
 
     /// 100 million pixels (400 MB of RGBA): larger than any camera photo, far below what a

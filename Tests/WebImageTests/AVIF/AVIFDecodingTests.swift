@@ -21,14 +21,14 @@ struct AVIFDecodingTests {
         #expect(image.format == .avif && !image.hasAlpha && image.animation == nil)
         #expect(image.bitmap.size == PixelSize(width: width, height: height))
         let reference = try S.reference(name, image.bitmap.size)
-        #expect(S.maxVisibleDifference(image.bitmap, reference) <= tolerance, "\(name)")
+        #expect(PixelMetrics.maxVisibleDifference(image.bitmap, reference) <= tolerance, "\(name)")
     }
 
     @Test func alphaIsStraightAndMatchesPillow() throws {
         let image = try S.decode(try S.data("alpha"))
         #expect(image.hasAlpha)
         let reference = try S.reference("alpha", PixelSize(width: 32, height: 32))
-        #expect(S.maxVisibleDifference(image.bitmap, reference) <= 2)
+        #expect(PixelMetrics.maxVisibleDifference(image.bitmap, reference) <= 2)
         // Not premultiplied: the half-transparent green block keeps its full green.
         #expect(image.bitmap[4, 20].a == 128 && image.bitmap[4, 20].g >= 198)
         #expect(image.bitmap[20, 20].a == 0)
@@ -46,12 +46,12 @@ struct AVIFDecodingTests {
                 let frame = try animation.frame(at: index)
                 #expect(abs(frame.duration - [0.1, 0.2, 0.05, 0.3][index]) < 0.001, "frame \(index)")
                 let reference = try S.reference("animated-\(index)", PixelSize(width: 40, height: 30))
-                #expect(S.maxVisibleDifference(frame.bitmap, reference) <= 2, "frame \(index), lazy \(lazy)")
+                #expect(PixelMetrics.maxVisibleDifference(frame.bitmap, reference) <= 2, "frame \(index), lazy \(lazy)")
             }
         }
         let first = try S.decode(data) { $0.firstFrameOnly = true }
         #expect(first.animation == nil)
-        #expect(S.maxVisibleDifference(first.bitmap, try S.reference("animated-0", first.bitmap.size)) <= 2)
+        #expect(PixelMetrics.maxVisibleDifference(first.bitmap, try S.reference("animated-0", first.bitmap.size)) <= 2)
     }
 
     @Test func rotationAndMirroringAreAppliedOrReported() throws {
@@ -60,7 +60,7 @@ struct AVIFDecodingTests {
         #expect(info.orientation == .leftMirrored && info.width == 32 && info.height == 48)
         let upright = try S.decode(data)
         #expect(upright.orientation == .up && upright.bitmap.size == PixelSize(width: 32, height: 48))
-        #expect(S.maxVisibleDifference(upright.bitmap, try S.reference("rotated", upright.bitmap.size)) <= 3)
+        #expect(PixelMetrics.maxVisibleDifference(upright.bitmap, try S.reference("rotated", upright.bitmap.size)) <= 3)
         let stored = try S.decode(data) { $0.applyOrientation = false }
         #expect(stored.orientation == .leftMirrored && stored.bitmap.size == PixelSize(width: 48, height: 32))
         // The stored top-left block is red; transposed, it stays top-left.

@@ -26,7 +26,7 @@ struct AVIFEncodingTests {
         #expect(low.count < high.count)
         let decoded = try S.decode(high)
         #expect(decoded.bitmap.size == source.bitmap.size)
-        #expect(S.psnr(decoded.bitmap, source.bitmap) >= 30)
+        #expect(PixelMetrics.psnr(decoded.bitmap, source.bitmap) >= 30)
     }
 
     @Test func losslessKeepsEveryPixelAndAlphaExactly() throws {

@@ -35,10 +35,10 @@ struct ColorManagementTests {
     func convertsEachFormatsEmbeddedProfileToSRGBAsLittleCMSDoes(file: String, tolerance: Int) throws {
         let image = try Self.decode(file)
         let reference = try Self.reference(of: file)
-        #expect(AVIFTestSupport.maxVisibleDifference(image.bitmap, reference) <= tolerance)
+        #expect(PixelMetrics.maxVisibleDifference(image.bitmap, reference) <= tolerance)
         #expect(image.metadata.iccProfile == nil, "the profile no longer describes the pixels")
         let stored = try Self.decode(file) { $0.convertToSRGB = false }
-        #expect(AVIFTestSupport.maxVisibleDifference(stored.bitmap, reference) > 10, "the conversion moves colours")
+        #expect(PixelMetrics.maxVisibleDifference(stored.bitmap, reference) > 10, "the conversion moves colours")
     }
 
     @Test func keepingTheOriginalColorsLeavesPixelsAndProfileAsStored() throws {
@@ -53,7 +53,7 @@ struct ColorManagementTests {
 
     @Test func theProfileIsReadForTheConversionEvenWhenNoMetadataIsKept() throws {
         let image = try Self.decode("display-p3.png") { $0.readMetadata = [] }
-        #expect(AVIFTestSupport.maxVisibleDifference(image.bitmap, try Self.reference(of: "display-p3.png")) <= 1)
+        #expect(PixelMetrics.maxVisibleDifference(image.bitmap, try Self.reference(of: "display-p3.png")) <= 1)
         #expect(image.metadata.isEmpty)
     }
 
@@ -101,7 +101,7 @@ struct ColorManagementTests {
             var reference = fast
             tables.apply(to: &fast)
             lcms.apply(to: &reference)
-            #expect(AVIFTestSupport.maxVisibleDifference(fast, reference) <= 1, "\(name)")
+            #expect(PixelMetrics.maxVisibleDifference(fast, reference) <= 1, "\(name)")
             #expect(
                 zip(fast.pixels, noise).enumerated().allSatisfy { $0.offset % 4 != 3 || $0.element.0 == $0.element.1 })
         }

@@ -27,11 +27,11 @@ enum HEICTestSupport {
     /// The largest channel difference over pixels visible in both, and of alpha everywhere
     /// (the AVIF tests' measure).
     static func maxVisibleDifference(_ a: ImageBitmap, _ b: ImageBitmap) -> Int {
-        AVIFTestSupport.maxVisibleDifference(a, b)
+        PixelMetrics.maxVisibleDifference(a, b)
     }
 
     /// Peak signal-to-noise ratio over the colour channels, in dB.
-    static func psnr(_ a: ImageBitmap, _ b: ImageBitmap) -> Double { AVIFTestSupport.psnr(a, b) }
+    static func psnr(_ a: ImageBitmap, _ b: ImageBitmap) -> Double { PixelMetrics.psnr(a, b) }
 
     /// A bitmap of seeded random colours, with alpha cycling 0, 128, 255 by column when `alpha`.
     static func noise(width: Int, height: Int, alpha: Bool, seed: UInt64 = 7) -> ImageBitmap {

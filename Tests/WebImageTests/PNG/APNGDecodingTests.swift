@@ -57,7 +57,7 @@ struct APNGDecodingTests {
         #expect(animation.loopCount == fixture.loopCount && image.hasAlpha == fixture.hasAlpha)
         for (index, expected) in reference.enumerated() {
             let frame = try animation.frame(at: index)
-            #expect(AVIFTestSupport.maxVisibleDifference(frame.bitmap, expected) <= 1, "frame \(index)")
+            #expect(PixelMetrics.maxVisibleDifference(frame.bitmap, expected) <= 1, "frame \(index)")
             #expect(abs(frame.duration - fixture.durations[index]) < 1e-9, "frame \(index)")
         }
         #expect(image.bitmap == reference[0])

@@ -36,7 +36,7 @@ struct TIFFCoderTests {
     @Test func alphaComesOutStraightNotPremultiplied() throws {
         let image = try Self.decode(try Self.data("rgba"))
         #expect(image.hasAlpha)
-        #expect(AVIFTestSupport.maxVisibleDifference(image.bitmap, try Self.reference("rgba", image.bitmap.size)) <= 1)
+        #expect(PixelMetrics.maxVisibleDifference(image.bitmap, try Self.reference("rgba", image.bitmap.size)) <= 1)
         #expect(image.bitmap[4, 20].a == 128 && image.bitmap[4, 20].g >= 199)
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 @testable import WebImage
 
 /// Whether every channel of `a` is within `tolerance` of `b`.
@@ -16,5 +17,40 @@ func areClose(_ a: [RGBA8], _ b: [RGBA8], tolerance: Int = 10) -> Bool {
 func sharesStorage(_ a: ImageBitmap, _ b: ImageBitmap) -> Bool {
     a.pixels.withUnsafeBufferPointer { first in
         b.pixels.withUnsafeBufferPointer { second in first.baseAddress == second.baseAddress }
+    }
+}
+
+/// Differences between two bitmaps of one size, for decoders compared with a reference.
+enum PixelMetrics {
+    /// The largest difference of any channel, over pixels visible in both (alpha > 0), and of
+    /// alpha everywhere.
+    static func maxVisibleDifference(_ a: ImageBitmap, _ b: ImageBitmap) -> Int {
+        precondition(a.size == b.size)
+        var worst = 0
+        for y in 0..<a.height {
+            for x in 0..<a.width {
+                let p = a[x, y]
+                let q = b[x, y]
+                worst = max(worst, abs(Int(p.a) - Int(q.a)))
+                if p.a > 0 && q.a > 0 {
+                    worst = max(worst, abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)), abs(Int(p.b) - Int(q.b)))
+                }
+            }
+        }
+        return worst
+    }
+
+    /// Peak signal-to-noise ratio over the colour channels, in dB.
+    static func psnr(_ a: ImageBitmap, _ b: ImageBitmap) -> Double {
+        precondition(a.size == b.size)
+        var sum = 0.0
+        var count = 0
+        for (index, (x, y)) in zip(a.pixels, b.pixels).enumerated() where index % 4 != 3 {
+            let d = Double(x) - Double(y)
+            sum += d * d
+            count += 1
+        }
+        let mse = sum / Double(count)
+        return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
     }
 }
