@@ -16,6 +16,7 @@ adobe-rgb.jpg          q95 4:4:4, APP2 Adobe RGB
 display-p3.webp        lossless, ICCP Display P3
 adobe-rgb.tif         deflate RGB, ICCProfile tag Adobe RGB
 display-p3.avif        q90 4:4:4, colr ICC Display P3
+display-p3.heic        q90 4:4:4, colr ICC Display P3 (pillow-heif)
 gray-gamma18.jpg       grey q95, APP2 grey gamma 1.8 (reference: Pillow's L -> RGB transform)
 srgb.png               iCCP with Little CMS's sRGB: the pixels must come out untouched
 broken-profile.png     iCCP holding 600 bytes that are no profile: untouched, no error
@@ -139,10 +140,15 @@ def generate(out):
     rgb.save(out / "display-p3.webp", lossless=True, icc_profile=p3)
     rgb.save(out / "adobe-rgb.tif", compression="tiff_adobe_deflate", icc_profile=adobe)
     rgb.save(out / "display-p3.avif", quality=90, subsampling="4:4:4", icc_profile=p3)
+    import pillow_heif  # Pillow's HEIF plug-in (pip install pillow-heif)
+
+    pillow_heif.register_heif_opener()
+    rgb.save(out / "display-p3.heic", quality=90, chroma=444, icc_profile=p3)
     rgb.convert("L").save(out / "gray-gamma18.jpg", quality=95, icc_profile=gray)
     for name, icc in [
         ("display-p3.png", p3), ("adobe-rgb-alpha.png", adobe), ("adobe-rgb.jpg", adobe),
-        ("display-p3.webp", p3), ("adobe-rgb.tif", adobe), ("display-p3.avif", p3), ("gray-gamma18.jpg", gray),
+        ("display-p3.webp", p3), ("adobe-rgb.tif", adobe), ("display-p3.avif", p3), ("display-p3.heic", p3),
+        ("gray-gamma18.jpg", gray),
     ]:
         _write_reference(out / name, icc)
     for name, image in [("display-p3.png", rgb), ("adobe-rgb-alpha.png", rgba)]:
