@@ -76,6 +76,18 @@ struct APNGBadInputTests {
         #expect(throws: WebImageError.self) { try Self.decode(data) }
     }
 
+    /// libpng reads the first IHDR only; the canvas must come from the same one (fuzz-apng found
+    /// a second IHDR claiming 2^30 × 2^30 allocated past the pixel limit).
+    @Test func aSecondIHDRClaimingAHugeCanvasIsIgnored() throws {
+        let data = try Self.edited { chunks in
+            var huge = chunks[0].data
+            huge.replaceSubrange(0..<8, with: [0x40, 0, 0, 0, 0x40, 0, 0, 0])
+            chunks.insert(("IHDR", huge), at: chunks.count - 1)  // after the image data, which libpng stops at
+        }
+        let image = try Self.decode(data)
+        #expect(image.width == 32 && image.height == 24 && image.frameCount == 4)
+    }
+
     @Test func brokenFrameDataIsATypedErrorEagerlyAndLazily() throws {
         let data = try Self.edited { chunks in
             let index = chunks.firstIndex { $0.type == "fdAT" }!

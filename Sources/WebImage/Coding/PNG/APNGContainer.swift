@@ -56,7 +56,7 @@ struct APNGContainer {
             guard length <= bytes.count - start - 4 else { break }  // cut short: stop here
             let data = start..<(start + length)
             switch type {
-            case "IHDR" where length == 13: header = Array(bytes[data])
+            case "IHDR" where length == 13 && offset == 8: header = Array(bytes[data])  // libpng reads only the first
             case "PLTE", "tRNS": shared += bytes[offset..<(data.upperBound + 4)]
             case "acTL" where length == 8 && !sawImageData:
                 declared = (Int(read32(bytes, start)), Int(read32(bytes, start + 4)))

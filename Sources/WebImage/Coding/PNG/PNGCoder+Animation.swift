@@ -30,6 +30,9 @@ extension PNGCoder: AnimatedImageCoding {
     ) throws(WebImageError) -> Image {
         let scale = options.scaleFactor >= 1 ? options.scaleFactor : 1
         let canvas = PixelSize(width: container.canvasWidth, height: container.canvasHeight)
+        guard canvas == PixelSize(width: header.width, height: header.height) else {
+            throw .badImageData("APNG: the canvas is not the size libpng read from IHDR")
+        }
         let frameCount = options.firstFrameOnly ? 1 : container.frames.count
         let first = container.frames[0]
         let hasAlpha = header.hasAlpha || first.width != canvas.width || first.height != canvas.height
