@@ -74,7 +74,7 @@ struct ColorManagementTests {
             patched += 1
         }
         #expect(patched >= 1)
-        guard case .transform = SRGBConverter.makeConversion(Data(profile)) else {
+        guard SRGBConverter.makeConversion(Data(profile)).kind == .transform else {
             Issue.record("expected lcms to convert")
             return
         }
@@ -93,7 +93,7 @@ struct ColorManagementTests {
             let profile = try Self.profile(name)
             let tables = SRGBConverter.makeConversion(profile)
             let lcms = SRGBConverter.makeConversion(profile, preferringMatrixShaper: false)
-            guard case .matrixShaper = tables, case .transform = lcms else {
+            guard tables.kind == .matrixShaper, lcms.kind == .transform else {
                 Issue.record("\(name): expected the matrix-shaper tables and an lcms transform")
                 continue
             }

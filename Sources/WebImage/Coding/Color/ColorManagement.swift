@@ -8,8 +8,7 @@ package enum ColorManagement {
         /// Whether pixels described by `profile` are sRGB already (to within one level), so that
         /// the profile can go with them unconverted.
         package static func isSRGB(_ profile: Data) -> Bool {
-            if case .identity = SRGBConverter.shared.conversion(for: profile) { return true }
-            return false
+            SRGBConverter.shared.conversion(for: profile).kind == .identity
         }
 
         /// The options a coder is given: the ICC profile is read whenever it is needed for the
@@ -28,10 +27,7 @@ package enum ColorManagement {
             guard options.convertToSRGB, let profile = image.metadata.iccProfile else { return image }
             image.metadata.iccProfile = nil
             let conversion = SRGBConverter.shared.conversion(for: profile)
-            switch conversion {
-            case .identity, .unusable: return image
-            default: break
-            }
+            guard conversion.changesPixels else { return image }
             guard let animation = image.animation else {
                 conversion.apply(to: &image.bitmap)
                 return image
@@ -65,10 +61,8 @@ package enum ColorManagement {
             -> any AnimatedImageProvider
         {
             guard options.convertToSRGB, let profile else { return provider }
-            switch SRGBConverter.shared.conversion(for: profile) {
-            case .identity, .unusable: return provider
-            case let conversion: return SRGBFrameProvider(provider, conversion: conversion)
-            }
+            let conversion = SRGBConverter.shared.conversion(for: profile)
+            return conversion.changesPixels ? SRGBFrameProvider(provider, conversion: conversion) : provider
         }
     #else
         // Built without Little CMS: pixels stay as stored and keep their profile.

@@ -12,17 +12,20 @@ final class SRGBConverter: Sendable {
     static let maxProfileByteCount = 4 << 20
     private static let rememberedCount = 32
 
-    private let remembered = Locked<[(profile: Data, conversion: SRGBConversion)]>([])
+    /// The last profiles seen (as byte arrays, not `Data`, whose enum storage LeakSanitizer
+    /// cannot follow) and their conversions, oldest first.
+    private let remembered = Locked<[(profile: [UInt8], conversion: SRGBConversion)]>([])
 
     /// The conversion for pixels described by `profile`.
     func conversion(for profile: Data) -> SRGBConversion {
-        if let known = remembered.withLock({ list in list.first { $0.profile == profile }?.conversion }) {
+        let bytes = [UInt8](profile)
+        if let known = remembered.withLock({ list in list.first { $0.profile == bytes }?.conversion }) {
             return known
         }
         let conversion = Self.makeConversion(profile)
         remembered.withLock { list in
-            if !list.contains(where: { $0.profile == profile }) {
-                list.append((profile, conversion))
+            if !list.contains(where: { $0.profile == bytes }) {
+                list.append((bytes, conversion))
                 if list.count > Self.rememberedCount { list.removeFirst() }
             }
         }
