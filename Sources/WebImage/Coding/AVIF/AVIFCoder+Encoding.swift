@@ -30,25 +30,14 @@ extension AVIFCoder {
         let settings = Settings(options: options)
         let first = try Self.encode(frames, settings: settings, metadata: metadata)
         guard !options.lossless, let limit = options.maxFileSize, first.count > limit else { return first }
-        // Binary search over quantizers above the first one for the best quality within the limit.
-        var best: Data?
-        var smallest = first
-        var low = settings.quantizer + 1
-        var high = Int(AVIF_QUANTIZER_WORST_QUALITY)
-        while low <= high {
-            let mid = (low + high) / 2
+        // Steps are the quantizers above the first one, best quality first.
+        let worst = Int(AVIF_QUANTIZER_WORST_QUALITY)
+        return try FileSizeSearch.bestWithin(limit, steps: worst - settings.quantizer, smallest: first) {
+            step throws(WebImageError) in
             var candidate = settings
-            candidate.quantizer = mid
-            let data = try Self.encode(frames, settings: candidate, metadata: metadata)
-            if data.count < smallest.count { smallest = data }
-            if data.count <= limit {
-                best = data
-                high = mid - 1
-            } else {
-                low = mid + 1
-            }
+            candidate.quantizer = settings.quantizer + 1 + step
+            return try Self.encode(frames, settings: candidate, metadata: metadata)
         }
-        return best ?? smallest
     }
 
     /// What one encode uses.

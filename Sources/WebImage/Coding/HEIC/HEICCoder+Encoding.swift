@@ -19,25 +19,13 @@ extension HEICCoder {
         let settings = Settings(options: options)
         let first = try Self.encode(bitmap, settings: settings, metadata: metadata)
         guard !options.lossless, let limit = options.maxFileSize, first.count > limit else { return first }
-        // Binary search over the qualities below the first one for the best within the limit.
-        var best: Data?
-        var smallest = first
-        var low = 0
-        var high = settings.quality - 1
-        while low <= high {
-            let mid = (low + high) / 2
+        // Steps are the qualities below the first one, best first.
+        return try FileSizeSearch.bestWithin(limit, steps: settings.quality, smallest: first) {
+            step throws(WebImageError) in
             var candidate = settings
-            candidate.quality = mid
-            let data = try Self.encode(bitmap, settings: candidate, metadata: metadata)
-            if data.count < smallest.count { smallest = data }
-            if data.count <= limit {
-                best = data
-                low = mid + 1
-            } else {
-                high = mid - 1
-            }
+            candidate.quality = settings.quality - 1 - step
+            return try Self.encode(bitmap, settings: candidate, metadata: metadata)
         }
-        return best ?? smallest
     }
 
     /// What one encode uses.

@@ -41,26 +41,16 @@ extension JPEGCoder {
         }
     }
 
-    /// Binary search over quality 1...100 (file size grows with quality).
+    /// The best quality of 1...100 whose file fits `limit` (quality 1's file if none does).
     private static func largestFitting(_ limit: Int, encode: (Int) throws(WebImageError) -> Data) throws(WebImageError)
         -> Data
     {
         let smallest = try encode(1)
         guard smallest.count <= limit else { return smallest }
-        var best = smallest
-        var low = 2
-        var high = 100
-        while low <= high {
-            let quality = (low + high) / 2
-            let data = try encode(quality)
-            if data.count <= limit {
-                best = data
-                low = quality + 1
-            } else {
-                high = quality - 1
-            }
+        // Steps 0...98 are qualities 100 down to 2.
+        return try FileSizeSearch.bestWithin(limit, steps: 99, smallest: smallest) { step throws(WebImageError) in
+            try encode(100 - step)
         }
-        return best
     }
 
     /// The pixels to encode: upright, resized, opaque.

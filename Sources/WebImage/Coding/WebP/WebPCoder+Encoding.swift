@@ -58,22 +58,10 @@ extension WebPCoder {
     private static func searchQuality(
         _ bitmap: ImageBitmap, below upper: Int, limit: Int, smallest: Data, method: Int32
     ) throws(WebImageError) -> Data {
-        var best: Data?
-        var smallest = smallest
-        var low = 0
-        var high = upper - 1
-        while low <= high {
-            let mid = (low + high) / 2
-            let data = try encodeStill(bitmap, quality: Float(mid), lossless: false, method: method)
-            if data.count < smallest.count { smallest = data }
-            if data.count <= limit {
-                best = data
-                low = mid + 1
-            } else {
-                high = mid - 1
-            }
+        // Steps are qualities upper - 1 down to 0.
+        try FileSizeSearch.bestWithin(limit, steps: upper, smallest: smallest) { step throws(WebImageError) in
+            try encodeStill(bitmap, quality: Float(upper - 1 - step), lossless: false, method: method)
         }
-        return best ?? smallest
     }
 
     /// 0…100 from SDWebImage's 0…1 compression quality (NaN means the default, 1).
