@@ -3,7 +3,8 @@ import PackageDescription
 
 /// The libFuzzer targets under Fuzz/, run by scripts/fuzz.
 let fuzzTargets = [
-    "fuzz-format", "fuzz-jpeg", "fuzz-png", "fuzz-apng", "fuzz-gif", "fuzz-webp", "fuzz-avif", "fuzz-tiff", "fuzz-bmp",
+    "fuzz-format", "fuzz-jpeg", "fuzz-png", "fuzz-apng", "fuzz-gif", "fuzz-webp", "fuzz-avif", "fuzz-jxl", "fuzz-tiff",
+    "fuzz-bmp",
     "fuzz-cache-entry", "fuzz-service-url",
 ]
 
@@ -47,6 +48,10 @@ let package = Package(
         .systemLibrary(
             name: "CAVIF",
             providers: [.apt(["libavif-dev"]), .brew(["libavif"])]),
+        // No pkgConfig: libjxl's .pc file adds -DHWY_SHARED_DEFINE, a flag SwiftPM warns about.
+        .systemLibrary(
+            name: "CJXL",
+            providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]),
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
@@ -67,7 +72,7 @@ let package = Package(
         .target(
             name: "WebImage",
             dependencies: [
-                "CWebImageShims", "CJPEG", "CPNG", "CWebP", "CGIF", "CZlib", "CAVIF", "CTIFF", "CLCMS2",
+                "CWebImageShims", "CJPEG", "CPNG", "CWebP", "CGIF", "CZlib", "CAVIF", "CJXL", "CTIFF", "CLCMS2",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -29,6 +29,9 @@ extension FuzzBodies {
 
     public static func avif(_ data: Data) -> FuzzReport { exercise(AVIFCoder(), with: data) }
 
+    /// Every entry point of ``JPEGXLCoder``: as for ``gif(_:)``, without incremental decoding.
+    public static func jxl(_ data: Data) -> FuzzReport { exercise(JPEGXLCoder(), with: data) }
+
     public static func tiff(_ data: Data) -> FuzzReport { exercise(TIFFCoder(), with: data) }
 
     public static func bmp(_ data: Data) -> FuzzReport { exercise(BMPCoder(), with: data) }

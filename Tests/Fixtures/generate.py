@@ -3,8 +3,9 @@
 
 Each module in generators/ exposes generate(out_dir) and writes its images under
 Tests/Fixtures/<name>/. Needs Pillow 11.3 or later (AVIF) and numpy (pip install pillow numpy), and
-avifenc for the 10- and 12-bit AVIF fixtures (apt-get install libavif-bin) and tiffcp for the
-tiled TIFF one (apt-get install libtiff-tools).
+avifenc for the 10- and 12-bit AVIF fixtures (apt-get install libavif-bin), tiffcp for the
+tiled TIFF one (apt-get install libtiff-tools), and for JPEG XL pillow-jxl-plugin (pip install
+pillow-jxl-plugin; it keeps the installed Pillow) and cjxl (apt-get install libjxl-tools).
 """
 import importlib.util
 import pathlib

@@ -10,7 +10,8 @@ struct FuzzRegressionTests {
     static let bodies: [String: @Sendable (Data) -> FuzzReport] = [
         "format": FuzzBodies.format, "jpeg": FuzzBodies.jpeg, "png": FuzzBodies.png, "apng": FuzzBodies.apng,
         "gif": FuzzBodies.gif,
-        "webp": FuzzBodies.webp, "avif": FuzzBodies.avif, "tiff": FuzzBodies.tiff, "bmp": FuzzBodies.bmp,
+        "webp": FuzzBodies.webp, "avif": FuzzBodies.avif, "jxl": FuzzBodies.jxl, "tiff": FuzzBodies.tiff,
+        "bmp": FuzzBodies.bmp,
         "cache-entry": FuzzBodies.cacheEntry,
         "service-url": FuzzBodies.serviceURL,
     ]
@@ -32,13 +33,14 @@ struct FuzzRegressionTests {
     static func seeds(for target: String) -> [URL] {
         let fixtures: (folders: [String], extensions: Set<String>)? =
             switch target {
-            case "format": ([""], ["jpg", "png", "gif", "webp", "avif", "tif", "bmp", "bin"])
+            case "format": ([""], ["jpg", "png", "gif", "webp", "avif", "jxl", "tif", "bmp", "bin"])
             case "jpeg": (["jpeg", "metadata"], ["jpg"])
             case "png": (["png", "metadata"], ["png", "bin"])
             case "apng": (["apng"], ["png"])
             case "gif": (["gif"], ["gif"])
             case "webp": (["webp", "metadata"], ["webp"])
             case "avif": (["avif"], ["avif"])
+            case "jxl": (["jxl"], ["jxl"])
             case "tiff": (["tiff"], ["tif"])
             case "bmp": (["bmp"], ["bmp"])
             default: nil
