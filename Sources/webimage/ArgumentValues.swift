@@ -28,7 +28,7 @@ extension RGBA8: ExpressibleByArgument {
 
 /// Output formats `convert` can write.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case png, jpeg, gif, webp, avif, tiff, bmp
+    case png, jpeg, gif, webp, avif, jxl, tiff, bmp
 
     var imageFormat: ImageFormat {
         switch self {
@@ -37,6 +37,7 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
         case .gif: .gif
         case .webp: .webp
         case .avif: .avif
+        case .jxl: .jpegXL
         case .tiff: .tiff
         case .bmp: .bmp
         }

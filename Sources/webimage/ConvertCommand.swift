@@ -102,7 +102,7 @@ struct ConvertCommand: AsyncParsableCommand {
         let fromExtension = ImageFormat(fileExtension: ext)
         guard OutputFormat.allCases.contains(where: { $0.imageFormat == fromExtension }) else {
             throw CommandFailure(
-                "cannot tell the output format from '\(output)'; use --format png|jpeg|gif|webp|avif|tiff|bmp")
+                "cannot tell the output format from '\(output)'; use --format png|jpeg|gif|webp|avif|jxl|tiff|bmp")
         }
         return fromExtension
     }

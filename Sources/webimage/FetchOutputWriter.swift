@@ -26,7 +26,7 @@ final class FetchOutputWriter: Sendable {
             bytes = data
             format = ImageFormat(detecting: data)
         } else {
-            let writable: [ImageFormat] = [.png, .jpeg, .gif, .webp, .avif, .tiff, .bmp]
+            let writable: [ImageFormat] = [.png, .jpeg, .gif, .webp, .avif, .jpegXL, .tiff, .bmp]
             format = writable.contains(result.image.format) ? result.image.format : .png
             bytes = try ImageCodersManager.shared.encode(result.image, as: format, options: ImageEncodeOptions())
         }
@@ -61,6 +61,7 @@ final class FetchOutputWriter: Sendable {
         case .gif: "gif"
         case .webp: "webp"
         case .avif: "avif"
+        case .jpegXL: "jxl"
         case .tiff: "tif"
         case .bmp: "bmp"
         default: "png"
