@@ -7,6 +7,7 @@
 /// | WebP still | method 2 | method 4 (libwebp's and Pillow's default) | method 6 |
 /// | WebP animation | method 0 | method 1 | method 4 |
 /// | JPEG | — | — | optimized Huffman tables |
+/// | JPEG XL | effort 3 | effort 7 (libjxl's, cjxl's and pillow-jxl-plugin's default) | effort 9 |
 ///
 /// A PNG of at most 256 colours is written with a palette whenever that is smaller, at every
 /// level. The WebP animation levels are lower than the still ones because each frame is encoded
