@@ -32,6 +32,9 @@ let codecCases: [BenchCase] = [
         "avif-decode", input: "still.avif",
         summary: "1600x1200 AVIF (Pillow q60, 4:2:0), decode to RGBA (dav1d on both sides)"),
     decodeCase(
+        "jxl-decode", input: "still.jxl",
+        summary: "1600x1200 lossy JPEG XL (distance 1.9, effort 7), decode to RGBA (libjxl vs jxl-oxide, 1 thread)"),
+    decodeCase(
         "tiff-decode", input: "still.tif",
         summary: "2000x1500 RGB TIFF, LZW with prediction, decode to RGBA (libtiff on both sides)"),
     decodeCase(
