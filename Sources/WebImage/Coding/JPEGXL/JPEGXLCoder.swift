@@ -10,7 +10,9 @@ import Foundation
 /// ``ImageDecodeOptions/applyOrientation`` is off. libjxl cannot decode at a reduced size, so
 /// thumbnails are decoded whole and resampled. Lossy (XYB) files are decoded to sRGB; a file
 /// coded in its original colour space reports that space's ICC profile in ``Image/metadata``.
-/// libjxl runs on the calling thread, as the other coders do.
+/// libjxl runs on the calling thread, as the other coders do. Debian's libjxl 0.7 is built to
+/// print a line to standard error for each failure it meets in a broken file; the error thrown
+/// is still a typed ``WebImageError``, but those lines cannot be turned off from here.
 public struct JPEGXLCoder: AnimatedImageCoding {
     public init() {}
 
