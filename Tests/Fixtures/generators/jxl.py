@@ -13,7 +13,11 @@ rotated.jxl       48x32 stored, header orientation 5 (transpose, from the source
                   shown 32x48; rotated.rgba holds the upright pixels
 display-p3.jxl    24x16 lossless with the Display P3 profile of ../color embedded;
                   display-p3.rgba (the stored, unconverted pixels)
-hostile-huge-header.jxl   a bare code stream header claiming 50000x50000 pixels and nothing else
+hostile-metadata.jxl      16x8 lossless in the container, with an `Exif` box (Make "WebImageTest", big-endian
+                  TIFF; the plug-in writes it without the 4-byte offset field the format defines)
+                  and an `xml ` box (an empty x:xmpmeta element)
+metadata-brob.jxl the same with both boxes Brotli-compressed (`brob`)
+huge-header.jxl   a bare code stream header claiming 50000x50000 pixels and nothing else
 """
 import pathlib
 import shutil
@@ -90,6 +94,14 @@ def generate(out_dir: pathlib.Path):
         Image.fromarray(p3, "RGB").save(scratch / "display-p3.png", icc_profile=profile)
         _cjxl(scratch / "display-p3.png", out_dir / "display-p3.jxl")
         (out_dir / "display-p3.rgba").write_bytes(Image.fromarray(p3, "RGB").convert("RGBA").tobytes())
+
+    exif = Image.Exif()
+    exif[0x010F] = "WebImageTest"
+    xmp = b'<x:xmpmeta xmlns:x="adobe:ns:meta/"/>'
+    for name, compress in [("metadata", False), ("metadata-brob", True)]:
+        Image.new("RGB", (16, 8), (10, 20, 30)).save(
+            out_dir / f"{name}.jxl", lossless=True, exif=exif.tobytes(), xmp=xmp, use_container=True,
+            compress_metadata=compress, num_threads=1)
 
     (out_dir / "hostile-huge-header.jxl").write_bytes(_huge_header())
 

@@ -84,6 +84,21 @@ struct JPEGXLDecodingTests {
         #expect(converted.metadata.iccProfile == nil && converted.bitmap != image.bitmap)
     }
 
+    /// pillow-jxl-plugin wrote the boxes, plain and Brotli-compressed (`brob`), its `Exif` box
+    /// without the offset field ours writes (the encoding tests read that form back).
+    @Test(arguments: ["metadata", "metadata-brob"])
+    func exifAndXMPBoxesAreReadWhenAskedFor(name: String) throws {
+        let data = try S.data(name)
+        let image = try S.decode(data) { $0.readMetadata = .all }
+        let exif = try #require(image.metadata.exif)
+        #expect(exif.starts(with: [0x4D, 0x4D, 0, 0x2A]), "the TIFF data, past the box's offset field")
+        #expect(exif.range(of: Data("WebImageTest".utf8)) != nil)
+        #expect(image.metadata.xmp == Data("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"/>".utf8))
+        #expect(image.bitmap == ImageBitmap(width: 16, height: 8, fill: RGBA8(r: 10, g: 20, b: 30)))
+        let plain = try S.decode(data)
+        #expect(plain.metadata.exif == nil && plain.metadata.xmp == nil)
+    }
+
     @Test func aThumbnailIsDecodedWholeAndResampled() throws {
         let image = try S.decode(try S.data("photo")) { $0.thumbnailPixelSize = PixelSize(width: 96, height: 96) }
         #expect(image.isThumbnail && image.bitmap.size == PixelSize(width: 96, height: 64))

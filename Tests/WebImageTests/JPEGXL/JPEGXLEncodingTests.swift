@@ -92,7 +92,7 @@ struct JPEGXLEncodingTests {
         #expect(lossy.metadata.iccProfile == nil)
     }
 
-    @Test func keptEXIFAndXMPGoIntoContainerBoxes() throws {
+    @Test func keptEXIFAndXMPGoIntoContainerBoxesAndAreReadBack() throws {
         let exif = Data([0x4D, 0x4D, 0, 0x2A, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0, 0])
         let xmp = Data("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"/>".utf8)
         var source = try Self.photo()
@@ -103,7 +103,13 @@ struct JPEGXLEncodingTests {
         #expect(kept.range(of: Data("xml ".utf8) + xmp) != nil)
         let stripped = try S.encode(source) { $0.keptMetadata = [] }
         #expect(stripped.starts(with: [0xFF, 0x0A]), "a bare code stream")
-        #expect(try S.decode(kept).bitmap.size == source.bitmap.size)
+        let decoded = try S.decode(kept) { $0.readMetadata = .all }
+        #expect(decoded.bitmap.size == source.bitmap.size)
+        let readBack = try #require(decoded.metadata.exif)
+        #expect(readBack.count == exif.count && readBack[19] == 1, "orientation rewritten to 1")
+        #expect(decoded.metadata.xmp == xmp)
+        #expect(try S.decode(kept).metadata.exif == nil, "EXIF is read only when asked for")
+        #expect(try S.decode(stripped) { $0.readMetadata = .all }.metadata == ImageMetadata())
     }
 
     @Test func moreEffortMakesASmallerFile() throws {

@@ -9,7 +9,8 @@ import Foundation
 /// The header's EXIF-style orientation is applied unless
 /// ``ImageDecodeOptions/applyOrientation`` is off. libjxl cannot decode at a reduced size, so
 /// thumbnails are decoded whole and resampled. Lossy (XYB) files are decoded to sRGB; a file
-/// coded in its original colour space reports that space's ICC profile in ``Image/metadata``.
+/// coded in its original colour space reports that space's ICC profile in ``Image/metadata``,
+/// with the container's `Exif` and `xml ` boxes when ``ImageDecodeOptions/readMetadata`` asks.
 /// libjxl runs on the calling thread, as the other coders do. Debian's libjxl 0.7 is built to
 /// print a line to standard error for each failure it meets in a broken file; the error thrown
 /// is still a typed ``WebImageError``, but those lines cannot be turned off from here.
@@ -40,7 +41,8 @@ public struct JPEGXLCoder: AnimatedImageCoding {
     public func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
         let scale = options.scaleFactor >= 1 ? options.scaleFactor : 1
         let session = try JPEGXLDecoderSession(
-            data: data, maxPixelCount: options.maxPixelCount, maxFrameCount: Self.maxFrameCount)
+            data: data, maxPixelCount: options.maxPixelCount, maxFrameCount: Self.maxFrameCount,
+            readsBoxes: !options.readMetadata.isDisjoint(with: [.exif, .xmp]))
         let orientation = session.orientation
         let target = DecodeGeometry.targetSize(
             storedSize: session.size, orientation: orientation, frameCount: session.frameCount, options: options)
@@ -48,7 +50,9 @@ public struct JPEGXLCoder: AnimatedImageCoding {
         session.turn = options.applyOrientation ? orientation : .up
         let shown = options.applyOrientation ? ImageOrientation.up : orientation
         let out = target ?? session.size
-        let metadata = ImageMetadata(iccProfile: options.readMetadata.contains(.iccProfile) ? session.iccProfile : nil)
+        let metadata = ImageMetadata(
+            exif: session.exif, iccProfile: session.iccProfile, xmp: session.xmp
+        ).filtered(to: options.readMetadata)
         if session.frameCount == 1 || options.firstFrameOnly {
             return Image(
                 bitmap: try session.frame(at: 0), scale: scale, orientation: shown, format: .jpegXL,

@@ -10,18 +10,27 @@ extension JPEGXLDecoderSession {
         var durations: [Double] = []
         var loopCount = 0
         var iccProfile: Data?
+        var exif: Data?
+        var xmp: Data?
         var prefersSRGB = false
         var isGray = false
     }
 
-    /// Reads the basic info, colour encoding and frame headers of the file in `bytes`, decoding
-    /// no pixels. The pixel limit is checked as soon as the basic info arrives, before libjxl
-    /// allocates anything for the frames.
+    /// Reads the basic info, colour encoding and frame headers of the file in `bytes` (and its
+    /// `Exif` and `xml ` boxes when `readsBoxes`), decoding no pixels. The pixel limit is checked
+    /// as soon as the basic info arrives, before libjxl allocates anything for the frames.
     static func readHeaders(
         _ decoder: OpaquePointer, bytes: UnsafeMutableRawBufferPointer, count: Int, maxPixelCount: Int,
-        maxFrameCount: Int
+        maxFrameCount: Int, readsBoxes: Bool
     ) throws(WebImageError) -> Header {
-        let events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FRAME.rawValue
+        var events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FRAME.rawValue
+        let boxes = JPEGXLMetadataBoxes()
+        if readsBoxes {
+            events |= JXL_DEC_BOX.rawValue
+            guard JxlDecoderSetDecompressBoxes(decoder, JXL_TRUE) == JXL_DEC_SUCCESS else {
+                throw .badImageData("libjxl could not start decoding")
+            }
+        }
         // Orientation is applied by the coder (or not, per option), and alpha comes out straight.
         guard JxlDecoderSubscribeEvents(decoder, Int32(events)) == JXL_DEC_SUCCESS,
             JxlDecoderSetKeepOrientation(decoder, JXL_TRUE) == JXL_DEC_SUCCESS,
@@ -35,7 +44,12 @@ extension JPEGXLDecoderSession {
         var ticks = 0.0
         while true {
             let status = JxlDecoderProcessInput(decoder)
+            if status != JXL_DEC_BOX_NEED_MORE_OUTPUT { boxes.finish(decoder) }
             switch status {
+            case JXL_DEC_BOX:
+                boxes.begin(decoder)
+            case JXL_DEC_BOX_NEED_MORE_OUTPUT:
+                boxes.grow(decoder)
             case JXL_DEC_BASIC_INFO:
                 guard JxlDecoderGetBasicInfo(decoder, &info) == JXL_DEC_SUCCESS else {
                     throw .badImageData("libjxl could not read the JPEG XL header")
@@ -73,6 +87,8 @@ extension JPEGXLDecoderSession {
                 header.durations.append(Double(frame.duration) * ticks)
             case JXL_DEC_SUCCESS:
                 guard !header.durations.isEmpty else { throw .badImageData("the JPEG XL file has no frames") }
+                header.exif = boxes.exif
+                header.xmp = boxes.xmp
                 return header
             default:
                 throw error(status, "reading the JPEG XL file")

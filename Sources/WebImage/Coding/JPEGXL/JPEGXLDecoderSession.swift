@@ -23,6 +23,9 @@ final class JPEGXLDecoderSession {
     let loopCount: Int
     /// The profile the decoded pixels are in, or nil when they are sRGB.
     let iccProfile: Data?
+    /// The `Exif` box's TIFF data and the `xml ` box, when asked for.
+    let exif: Data?
+    let xmp: Data?
     var frameCount: Int { durations.count }
     /// The size frames are resampled to (as stored), or nil for the stored size.
     var outputSize: PixelSize?
@@ -37,15 +40,17 @@ final class JPEGXLDecoderSession {
     private var nextIndex = 0
 
     /// Reads `data`'s headers; a picture larger than `maxPixelCount` or an animation of more than
-    /// `maxFrameCount` frames is refused before any pixel is decoded.
-    init(data: Data, maxPixelCount: Int, maxFrameCount: Int) throws(WebImageError) {
+    /// `maxFrameCount` frames is refused before any pixel is decoded. `readsBoxes` collects the
+    /// EXIF and XMP boxes too.
+    init(data: Data, maxPixelCount: Int, maxFrameCount: Int, readsBoxes: Bool = false) throws(WebImageError) {
         guard let decoder = JxlDecoderCreate(nil) else { throw .badImageData("libjxl could not make a decoder") }
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 16)
         if !data.isEmpty { data.copyBytes(to: copy) }
         var header: Header
         do {
             header = try Self.readHeaders(
-                decoder, bytes: copy, count: data.count, maxPixelCount: maxPixelCount, maxFrameCount: maxFrameCount)
+                decoder, bytes: copy, count: data.count, maxPixelCount: maxPixelCount, maxFrameCount: maxFrameCount,
+                readsBoxes: readsBoxes)
         } catch {
             JxlDecoderDestroy(decoder)
             copy.deallocate()
@@ -60,6 +65,8 @@ final class JPEGXLDecoderSession {
         self.durations = header.durations
         self.loopCount = header.loopCount
         self.iccProfile = header.iccProfile
+        self.exif = header.exif
+        self.xmp = header.xmp
         self.prefersSRGB = header.prefersSRGB
         self.isGray = header.isGray
         try restart(skipping: 0)
