@@ -4,11 +4,11 @@ import PackageDescription
 
 /// The codec libraries a build can do without: each is used when its header is installed, and
 /// otherwise left out, with its format reported as unsupported (the Swift code checks
-/// `canImport(<module>)`). `WEBIMAGE_WITHOUT=avif,heic,tiff,lcms2` leaves them out on purpose
+/// `canImport(<module>)`). `WEBIMAGE_WITHOUT=avif,heic,jxl,tiff,lcms2` leaves them out on purpose
 /// (SwiftPM caches the evaluated manifest: touch Package.swift after changing it).
 let optionalLibraries: [(module: String, name: String, header: String)] = [
     ("CAVIF", "avif", "avif/avif.h"), ("CHEIF", "heic", "libheif/heif.h"), ("CTIFF", "tiff", "tiffio.h"),
-    ("CLCMS2", "lcms2", "lcms2.h"),
+    ("CJXL", "jxl", "jxl/decode.h"), ("CLCMS2", "lcms2", "lcms2.h"),
 ]
 let leftOut = Set(
     (ProcessInfo.processInfo.environment["WEBIMAGE_WITHOUT"] ?? "").split(separator: ",").map {
@@ -33,7 +33,7 @@ func excluded(_ byModule: [String: [String]]) -> [String] {
 /// The libFuzzer targets under Fuzz/, run by scripts/fuzz.
 let fuzzTargets = [
     "fuzz-format", "fuzz-jpeg", "fuzz-png", "fuzz-apng", "fuzz-gif", "fuzz-webp", "fuzz-avif", "fuzz-heic",
-    "fuzz-tiff", "fuzz-bmp", "fuzz-cache-entry", "fuzz-service-url",
+    "fuzz-jxl", "fuzz-tiff", "fuzz-bmp", "fuzz-cache-entry", "fuzz-service-url",
 ]
 
 let package = Package(
@@ -80,6 +80,10 @@ let package = Package(
         .systemLibrary(
             name: "CHEIF", pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"]), .brew(["libheif"])]),
+        // No pkgConfig: libjxl's .pc file adds -DHWY_SHARED_DEFINE, a flag SwiftPM warns about.
+        .systemLibrary(
+            name: "CJXL",
+            providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]),
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
@@ -116,7 +120,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ] + optionalDependencies,
             exclude: excluded([
-                "CAVIF": ["Coding/AVIF"], "CHEIF": ["Coding/HEIC"], "CTIFF": ["Coding/TIFF"],
+                "CAVIF": ["Coding/AVIF"], "CHEIF": ["Coding/HEIC"], "CJXL": ["Coding/JPEGXL"], "CTIFF": ["Coding/TIFF"],
                 "CLCMS2": [
                     "Coding/Color/SRGBConversion.swift", "Coding/Color/SRGBConverter.swift",
                     "Coding/Color/ConversionProbe.swift", "Coding/Color/MatrixShaperTables.swift",
@@ -184,7 +188,7 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ] + optionalDependencies,
             exclude: excluded([
-                "CAVIF": ["AVIF"], "CHEIF": ["HEIC"], "CTIFF": ["TIFF"],
+                "CAVIF": ["AVIF"], "CHEIF": ["HEIC"], "CJXL": ["JPEGXL"], "CTIFF": ["TIFF"],
                 "CLCMS2": ["Coding/ColorManagementTests.swift"],
             ]),
             swiftSettings: [.swiftLanguageMode(.v6)]),

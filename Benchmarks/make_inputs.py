@@ -18,7 +18,7 @@ import sys
 import numpy as np
 from PIL import Image, ImageDraw
 
-GENERATOR_VERSION = 11
+GENERATOR_VERSION = 12
 HERE = pathlib.Path(__file__).resolve().parent
 
 ANIM_SIZE = (480, 360)
@@ -105,6 +105,13 @@ def make_still_heic():
     return encode(Image.fromarray(rgb, "RGB"), "HEIF", quality=60, chroma=420)
 
 
+def make_still_jxl():
+    """1600x1200 lossy JPEG XL from pillow-jxl-plugin: quality 80 (distance 1.9), effort 7."""
+    import pillow_jxl  # noqa: F401  (registers the plug-in)
+    rgb = photo_like(seed=10, width=1600, height=1200, noise_sigma=8)
+    return encode(Image.fromarray(rgb, "RGB"), "JXL", quality=80, effort=7, num_threads=1)
+
+
 def make_still_tiff():
     """2000x1500 RGB, LZW with horizontal prediction, as cameras and scanners write them."""
     rgb = photo_like(seed=11, width=2000, height=1500, noise_sigma=8)
@@ -180,6 +187,7 @@ INPUTS = {
     "anim.png": make_anim_apng,
     "still.avif": make_still_avif,
     "still.heic": make_still_heic,
+    "still.jxl": make_still_jxl,
     "still.tif": make_still_tiff,
     "still.bmp": make_still_bmp,
     "photo-adobe.jpg": make_photo_adobe_jpg,

@@ -147,6 +147,14 @@ def avif_decode(data):
     return still(lambda im: im.convert("RGBA"))(data)
 
 
+@case("jxl-decode", "still.jxl")
+def jxl_decode(data):
+    # pillow-jxl-plugin decodes with jxl-oxide; one thread, as ours.
+    import pillow_jxl.JpegXLImagePlugin as plugin
+    plugin.DECODE_THREADS = 0  # "0 disables parallelism"
+    return still(lambda im: im.convert("RGBA"))(data)
+
+
 @case("icc-decode-pillow", "photo-adobe.jpg")
 def icc_decode_pillow(data):
     """Decode, then ImageCms's relative-colorimetric transform from the embedded profile to
@@ -246,6 +254,16 @@ def heic_encode(data):
     import pillow_heif
     pillow_heif.register_heif_opener()
     return encoder(lambda images, out: images[0].save(out, "HEIF", quality=80, chroma=420))(
+        decoded_frames(data, "RGB"))
+
+
+@case("jxl-encode", "photo-1mp.png")
+def jxl_encode(data):
+    # Quality 80 is distance 1.9 in both (the plug-in's libjxl maps it with
+    # JxlEncoderDistanceFromQuality, ours with cjxl 0.7's same formula); effort 7 is both
+    # defaults; one thread, as ours.
+    import pillow_jxl  # noqa: F401  (registers the plug-in)
+    return encoder(lambda images, out: images[0].save(out, "JXL", quality=80, effort=7, num_threads=1))(
         decoded_frames(data, "RGB"))
 
 

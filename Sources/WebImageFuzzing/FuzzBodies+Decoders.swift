@@ -43,6 +43,15 @@ extension FuzzBodies {
         #endif
     }
 
+    /// Every entry point of ``JPEGXLCoder``: as for ``gif(_:)``, without incremental decoding.
+    public static func jxl(_ data: Data) -> FuzzReport {
+        #if canImport(CJXL)
+            exercise(JPEGXLCoder(), with: data)
+        #else
+            FuzzReport()  // built without the library: nothing to fuzz
+        #endif
+    }
+
     public static func tiff(_ data: Data) -> FuzzReport {
         #if canImport(CTIFF)
             exercise(TIFFCoder(), with: data)

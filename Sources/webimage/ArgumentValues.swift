@@ -28,7 +28,7 @@ extension RGBA8: ExpressibleByArgument {
 
 /// Output formats `convert` can write.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case png, jpeg, gif, webp, avif, heic, tiff, bmp
+    case png, jpeg, gif, webp, avif, heic, jxl, tiff, bmp
 
     var imageFormat: ImageFormat {
         switch self {
@@ -38,6 +38,7 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
         case .webp: .webp
         case .avif: .avif
         case .heic: .heic
+        case .jxl: .jpegXL
         case .tiff: .tiff
         case .bmp: .bmp
         }

@@ -104,7 +104,7 @@ struct ConvertCommand: AsyncParsableCommand {
         let fromExtension = ImageFormat(fileExtension: ext) == .heif ? .heic : ImageFormat(fileExtension: ext)
         guard OutputFormat.allCases.contains(where: { $0.imageFormat == fromExtension }) else {
             throw CommandFailure(
-                "cannot tell the output format from '\(output)'; use --format png|jpeg|gif|webp|avif|heic|tiff|bmp")
+                "cannot tell the output format from '\(output)'; use --format png|jpeg|gif|webp|avif|heic|jxl|tiff|bmp")
         }
         return fromExtension
     }

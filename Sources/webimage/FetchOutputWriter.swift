@@ -26,7 +26,7 @@ final class FetchOutputWriter: Sendable {
             bytes = data
             format = ImageFormat(detecting: data)
         } else {
-            let writable: [ImageFormat] = [.png, .jpeg, .gif, .webp, .avif, .heic, .heif, .tiff, .bmp]
+            let writable: [ImageFormat] = [.png, .jpeg, .gif, .webp, .avif, .heic, .heif, .jpegXL, .tiff, .bmp]
             format = writable.contains(result.image.format) ? result.image.format : .png
             bytes = try ImageCodersManager.shared.encode(result.image, as: format, options: ImageEncodeOptions())
         }
@@ -63,6 +63,7 @@ final class FetchOutputWriter: Sendable {
         case .avif: "avif"
         case .heic: "heic"
         case .heif: "heif"
+        case .jpegXL: "jxl"
         case .tiff: "tif"
         case .bmp: "bmp"
         default: "png"

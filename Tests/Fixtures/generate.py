@@ -3,9 +3,10 @@
 
 Each module in generators/ exposes generate(out_dir) and writes its images under
 Tests/Fixtures/<name>/. Needs Pillow 11.3 or later (AVIF) and numpy (pip install pillow numpy),
-pillow-heif for the HEIC ones (pip install pillow-heif; 1.8.1 works with Pillow 13), avifenc for
-the 10- and 12-bit AVIF fixtures (apt-get install libavif-bin) and tiffcp for the tiled TIFF one
-(apt-get install libtiff-tools).
+pillow-heif for the HEIC ones (pip install pillow-heif; 1.8.1 works with Pillow 13),
+pillow-jxl-plugin for the JPEG XL ones (pip install pillow-jxl-plugin; it keeps the installed
+Pillow), avifenc for the 10- and 12-bit AVIF fixtures (apt-get install libavif-bin), tiffcp for
+the tiled TIFF one (apt-get install libtiff-tools) and cjxl (apt-get install libjxl-tools).
 """
 import importlib.util
 import pathlib

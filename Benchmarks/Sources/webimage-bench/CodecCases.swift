@@ -35,6 +35,9 @@ let codecCases: [BenchCase] = [
         "heic-decode", input: "still.heic",
         summary: "1600x1200 HEIC (pillow-heif q60, 4:2:0), decode to RGBA (libde265 on both sides)"),
     decodeCase(
+        "jxl-decode", input: "still.jxl",
+        summary: "1600x1200 lossy JPEG XL (distance 1.9, effort 7), decode to RGBA (libjxl vs jxl-oxide, 1 thread)"),
+    decodeCase(
         "tiff-decode", input: "still.tif",
         summary: "2000x1500 RGB TIFF, LZW with prediction, decode to RGBA (libtiff on both sides)"),
     decodeCase(

@@ -27,6 +27,9 @@ let encodeCases: [BenchCase] = [
         "heic-encode", input: "photo-1mp.png", as: .heic, quality: 0.8,
         summary: "1152x864 RGB photo to HEIC q80 (x265 preset slow, 4:2:0, every core)"),
     encodeCase(
+        "jxl-encode", input: "photo-1mp.png", as: .jpegXL, quality: 0.8,
+        summary: "1152x864 RGB photo to lossy JPEG XL q80 (distance 1.9, effort 7, libjxl, 1 thread)"),
+    encodeCase(
         "gif-encode", input: "anim.gif", as: .gif,
         summary: "20 frames of 480x360 (the GIF input, decoded) to an animated GIF"),
 ]

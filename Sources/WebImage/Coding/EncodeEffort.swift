@@ -8,6 +8,7 @@
 /// | WebP animation | method 0 | method 1 | method 4 |
 /// | JPEG | — | — | optimized Huffman tables |
 /// | HEIC | x265 preset veryfast | slow (libheif's and pillow-heif's default) | slower |
+/// | JPEG XL | effort 3 | effort 7 (libjxl's, cjxl's and pillow-jxl-plugin's default) | effort 9 |
 ///
 /// A PNG of at most 256 colours is written with a palette whenever that is smaller, at every
 /// level. The WebP animation levels are lower than the still ones because each frame is encoded

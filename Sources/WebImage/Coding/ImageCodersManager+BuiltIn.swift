@@ -10,6 +10,9 @@ extension ImageCodersManager {
         #if canImport(CHEIF)
             coders.append(HEICCoder())
         #endif
+        #if canImport(CJXL)
+            coders.append(JPEGXLCoder())
+        #endif
         #if canImport(CTIFF)
             coders.append(TIFFCoder())
         #endif

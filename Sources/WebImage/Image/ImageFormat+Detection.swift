@@ -49,7 +49,9 @@ extension ImageFormat {
         case 0x52:
             return matches("RIFF", at: 0) && matches("WEBP", at: 8) ? .webp : .undefined
         case 0x00:
-            if matches("JXL \r\n\u{87}\n", at: 4), bytes.count >= 12, bytes[3] == 0x0C {
+            // The container's signature box: 0x87 is one byte here, not a UTF-8 character.
+            let jxlSignature: [UInt8] = [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]
+            if bytes.count >= 12, jxlSignature.indices.allSatisfy({ bytes[$0] == jxlSignature[$0] }) {
                 return .jpegXL
             }
             guard bytes.count >= 12, matches("ftyp", at: 4) else { return .undefined }

@@ -190,6 +190,28 @@ struct InfoAndConvertCommandTests {
         }
     }
 
+    @Test("convert writes JPEG XL for .jxl and --format jxl, and info names it jxl")
+    func convertToJPEGXL() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = Fixtures.directory.appendingPathComponent("png/rgba8.png").path
+        let expected = try ImageCodersManager.shared.decode(
+            Fixtures.data("png/rgba8.png"), options: ImageDecodeOptions())
+        for (name, flags) in [("out.jxl", []), ("out.JXL", []), ("out.bin", ["--format", "jxl"])] {
+            let output = directory.appendingPathComponent(name)
+            let converted = try await CommandRunner.runOffPool(
+                ["convert", source, output.path, "--quality", "0.9"] + flags)
+            try #require(converted.status == 0, "\(name): \(converted.standardError)")
+            let written = try ImageCodersManager.shared.decode(Data(contentsOf: output), options: ImageDecodeOptions())
+            #expect(written.format == .jpegXL, "\(name)")
+            #expect(written.bitmap.size == expected.bitmap.size, "\(name)")
+            #expect(written.hasAlpha == expected.bitmap.containsTransparency, "\(name)")
+            let info = try await CommandRunner.runOffPool(["info", output.path, "--json"])
+            try #require(info.status == 0, "\(info.standardError)")
+            #expect(try json(info.standardOutput)["format"] as? String == "jxl")
+        }
+    }
+
     @Test(
         "Failures exit non-zero with one 'error:' line",
         arguments: [

@@ -36,7 +36,7 @@ struct FormatDetectionTests {
             (bytes([], "%PDF-1.7\n"), .pdf),
             (bytes([], "<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>"), .svg),
             (bytes([0xFF, 0x0A, 0xFA]), .jpegXL),
-            (bytes([0, 0, 0, 0x0C], "JXL \r\n\u{87}\n"), .jpegXL),
+            (bytes([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]), .jpegXL),
         ])
     func recognisesSignature(data: Data, expected: ImageFormat) {
         #expect(ImageFormat(detecting: data) == expected)
@@ -48,6 +48,8 @@ struct FormatDetectionTests {
             Data(), Data([0x00]), Data("RIFF\0\0\0\0WAVE".utf8), Data("hello world".utf8),
             Data([0, 0, 0, 0x18] + Array("ftypmp42\0\0\0\0".utf8)), Data("<html></html>".utf8),
             Data("%PNG".utf8),
+            // JPEG XL's container signature with 0x87 spelled in UTF-8 (C2 87), as it once was matched.
+            Data([0, 0, 0, 0x0C] + Array("JXL \r\n\u{87}\n".utf8)),
         ])
     func rejectsUnknownData(data: Data) {
         #expect(ImageFormat(detecting: data) == .undefined)

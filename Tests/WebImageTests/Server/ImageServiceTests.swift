@@ -70,6 +70,21 @@ struct ImageServiceTests {
         }
     }
 
+    /// JPEG XL is written when the URL asks for it; `Accept` alone never picks it (as imgproxy,
+    /// whose JPEG XL preference is off by default).
+    @Test func anExplicitJPEGXLExtensionWritesJPEGXL() async throws {
+        try await Self.withService { service, origin, _ in
+            let source = origin.url(Self.photo)
+            let jxl = await service.respond(to: ServiceRequest(path: Self.path("w:100", source, ext: "jxl")))
+            #expect(jxl.header("Content-Type") == "image/jxl")
+            let image = try Self.decode(jxl)
+            #expect(image.format == .jpegXL && image.width == 100)
+            let negotiated = await service.respond(
+                to: ServiceRequest(path: Self.path("w:100", source), accept: "image/jxl,*/*"))
+            #expect(negotiated.header("Content-Type") != "image/jxl")
+        }
+    }
+
     @Test func acceptPicksWebPAndAnExplicitFormatWins() async throws {
         try await Self.withService { service, origin, _ in
             let source = origin.url(Self.photo)

@@ -1,0 +1,88 @@
+import CJXL
+import Foundation
+
+extension JPEGXLCoder {
+    /// Encodes `image` as JPEG XL: lossy (VarDCT in XYB) at a Butteraugli distance from
+    /// `compressionQuality` (cjxl's quality scale; or the best quality within `maxFileSize`), or
+    /// mathematically lossless (`options.lossless`: modular, original colour space). The upright
+    /// pixels are encoded, scaled down to fit `maxPixelSize`; an animation keeps its frame
+    /// durations (in milliseconds) and loop count unless `firstFrameOnly`.
+    /// ``ImageEncodeOptions/keptMetadata`` goes into the ICC profile and `Exif` and `xml ` boxes.
+    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError)
+        -> Data
+    {
+        guard format == .jpegXL else { throw .unsupportedFormat(format) }
+        let metadata = image.metadata.forEncoding(options.keptMetadata)
+        var frames: [(bitmap: ImageBitmap, duration: Double)]
+        var loopCount = 0
+        if let animation = image.animation, animation.frameCount > 1, !options.firstFrameOnly {
+            frames = []
+            loopCount = animation.loopCount
+            for index in 0..<animation.frameCount {
+                let frame = try animation.frame(at: index)
+                frames.append(
+                    (
+                        try frame.bitmap.preparedForEncoding(orientation: image.orientation, options: options),
+                        frame.duration
+                    ))
+            }
+        } else {
+            frames = [(try image.bitmap.preparedForEncoding(orientation: image.orientation, options: options), 0)]
+        }
+        let quality = options.compressionQuality.isNaN ? 100 : min(max(options.compressionQuality, 0), 1) * 100
+        var settings = Settings(
+            distance: Self.distance(quality: quality), lossless: options.lossless, effort: Self.effort(options.effort),
+            loopCount: loopCount)
+        let first = try JPEGXLEncoderSession.encode(frames, settings: settings, metadata: metadata)
+        guard !options.lossless, let limit = options.maxFileSize, first.count > limit else { return first }
+        // Binary search over the whole qualities below the first for the best within the limit.
+        var best: Data?
+        var smallest = first
+        var low = 0
+        var high = Int(quality.rounded(.up)) - 1
+        while low <= high {
+            let mid = (low + high) / 2
+            settings.distance = Self.distance(quality: Double(mid))
+            let data = try JPEGXLEncoderSession.encode(frames, settings: settings, metadata: metadata)
+            if data.count < smallest.count { smallest = data }
+            if data.count <= limit {
+                best = data
+                low = mid + 1
+            } else {
+                high = mid - 1
+            }
+        }
+        return best ?? smallest
+    }
+
+    /// What one encode uses.
+    struct Settings {
+        var distance: Float
+        var lossless: Bool
+        var effort: Int64
+        var loopCount: Int
+    }
+
+    /// The Butteraugli distance for a quality of 0…100, by cjxl's own mapping (libjxl 0.7,
+    /// `tools/cjxl_main.cc`, the `--quality` flag; later libjxl exports it as
+    /// `JxlEncoderDistanceFromQuality`): 0.1 + (100 − q) × 0.09 from 30 up (1.0 at 90, 4.6 at
+    /// 50), 6.4 + 2.5^((30 − q) / 5) / 6.25 below (checked: Debian's cjxl 0.7 writes the same
+    /// bytes for `-q 50` and `-d 4.6`, and for `-q 20` and `-d 7.4`). cjxl makes quality 100
+    /// lossless; here it is distance 0.1, and lossless is ``ImageEncodeOptions/lossless``.
+    static func distance(quality: Double) -> Float {
+        let distance = quality >= 30 ? 0.1 + (100 - quality) * 0.09 : 6.4 + pow(2.5, (30 - quality) / 5) / 6.25
+        // libjxl accepts at most 25.
+        return Float(min(distance, 25))
+    }
+
+    /// libjxl's effort (1 fastest … 9 slowest) for an effort: 7 is libjxl's, cjxl's and
+    /// pillow-jxl-plugin's default; 3 skips most of the search (still far smaller than PNG);
+    /// 9 tries hardest.
+    static func effort(_ effort: EncodeEffort) -> Int64 {
+        switch effort {
+        case .fastest: 3
+        case .balanced: 7
+        case .smallest: 9
+        }
+    }
+}
