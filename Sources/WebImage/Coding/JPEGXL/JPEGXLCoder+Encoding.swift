@@ -30,29 +30,18 @@ extension JPEGXLCoder {
             frames = [(try image.bitmap.preparedForEncoding(orientation: image.orientation, options: options), 0)]
         }
         let quality = options.compressionQuality.isNaN ? 100 : min(max(options.compressionQuality, 0), 1) * 100
-        var settings = Settings(
+        let settings = Settings(
             distance: Self.distance(quality: quality), lossless: options.lossless, effort: Self.effort(options.effort),
             loopCount: loopCount)
         let first = try JPEGXLEncoderSession.encode(frames, settings: settings, metadata: metadata)
         guard !options.lossless, let limit = options.maxFileSize, first.count > limit else { return first }
-        // Binary search over the whole qualities below the first for the best within the limit.
-        var best: Data?
-        var smallest = first
-        var low = 0
-        var high = Int(quality.rounded(.up)) - 1
-        while low <= high {
-            let mid = (low + high) / 2
-            settings.distance = Self.distance(quality: Double(mid))
-            let data = try JPEGXLEncoderSession.encode(frames, settings: settings, metadata: metadata)
-            if data.count < smallest.count { smallest = data }
-            if data.count <= limit {
-                best = data
-                low = mid + 1
-            } else {
-                high = mid - 1
-            }
+        // Steps are the whole qualities below the first one, best first.
+        let below = Int(quality.rounded(.up))
+        return try FileSizeSearch.bestWithin(limit, steps: below, smallest: first) { step throws(WebImageError) in
+            var candidate = settings
+            candidate.distance = Self.distance(quality: Double(below - 1 - step))
+            return try JPEGXLEncoderSession.encode(frames, settings: candidate, metadata: metadata)
         }
-        return best ?? smallest
     }
 
     /// What one encode uses.
