@@ -13,20 +13,7 @@ extension AVIFCoder {
     {
         guard format == .avif else { throw .unsupportedFormat(format) }
         let metadata = image.metadata.forEncoding(options.keptMetadata)
-        var frames: [(bitmap: ImageBitmap, duration: Double)]
-        if let animation = image.animation, animation.frameCount > 1, !options.firstFrameOnly {
-            frames = []
-            for index in 0..<animation.frameCount {
-                let frame = try animation.frame(at: index)
-                frames.append(
-                    (
-                        try frame.bitmap.preparedForEncoding(orientation: image.orientation, options: options),
-                        frame.duration
-                    ))
-            }
-        } else {
-            frames = [(try image.bitmap.preparedForEncoding(orientation: image.orientation, options: options), 0)]
-        }
+        let frames = try image.framesForEncoding(options)
         let settings = Settings(options: options)
         let first = try Self.encode(frames, settings: settings, metadata: metadata)
         guard !options.lossless, let limit = options.maxFileSize, first.count > limit else { return first }

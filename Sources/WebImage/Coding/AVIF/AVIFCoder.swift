@@ -67,7 +67,7 @@ public struct AVIFCoder: AnimatedImageCoding {
             poster = frames[0].bitmap
             animation = ImageAnimation(frames: frames, loopCount: 0)
         } else {
-            let provider = AVIFAnimationProvider(data: data, session: session)
+            let provider = DecoderSessionAnimationProvider(data: data, session: session)
             poster = try provider.frame(at: 0)
             animation = ImageAnimation(provider: provider)
         }
@@ -84,32 +84,6 @@ public struct AVIFCoder: AnimatedImageCoding {
             data: data, maxPixelCount: options.maxPixelCount, maxFrameCount: Self.maxFrameCount)
         session.outputSize = DecodeGeometry.targetSize(
             storedSize: session.size, orientation: .up, frameCount: session.frameCount, options: options)
-        return AVIFAnimationProvider(data: data, session: session)
+        return DecoderSessionAnimationProvider(data: data, session: session)
     }
-}
-
-/// Decodes the frames of an animated AVIF on demand; the libavif decoder sits behind a lock.
-final class AVIFAnimationProvider: AnimatedImageProvider {
-    let animatedImageData: Data
-    let frameCount: Int
-    let loopCount = 0
-    private let durations: [Double]
-    private let session: Locked<AVIFDecoderSession>
-
-    init(data: Data, session: sending AVIFDecoderSession) {
-        animatedImageData = data
-        frameCount = session.frameCount
-        durations = session.durations
-        self.session = Locked(session)
-    }
-
-    func duration(at index: Int) -> Double {
-        durations.indices.contains(index) ? durations[index] : 0
-    }
-
-    func frame(at index: Int) throws(WebImageError) -> ImageBitmap {
-        try session.withLock { session throws(WebImageError) in try session.frame(at: index) }
-    }
-
-    var heldByteCount: Int { session.withLock { $0.heldByteCount } }
 }

@@ -5,8 +5,8 @@ import Foundation
 /// for the decoder's lifetime), parsed with the pixel and frame limits set before any AV1 data
 /// is decoded. Remembers its position so that sequential frames cost one decode each.
 ///
-/// Not thread-safe: ``AVIFAnimationProvider`` keeps it behind a lock.
-final class AVIFDecoderSession {
+/// Not thread-safe: `DecoderSessionAnimationProvider` keeps it behind a lock.
+final class AVIFDecoderSession: AnimationDecoderSession {
     private let bytes: UnsafeMutableRawBufferPointer
     private let decoder: UnsafeMutablePointer<avifDecoder>
     let size: PixelSize
@@ -14,6 +14,8 @@ final class AVIFDecoderSession {
     let hasAlpha: Bool
     /// Seconds per frame (a still has one entry, 0).
     let durations: [Double]
+    /// libavif 0.11 reads no repetition count: sequences loop forever.
+    let loopCount = 0
     /// The size frames are resampled to, or nil for the stored size.
     var outputSize: PixelSize?
     /// The index of the frame last decoded into `decoder.image`, or -1.

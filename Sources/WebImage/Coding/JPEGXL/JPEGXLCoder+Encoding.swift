@@ -13,22 +13,8 @@ extension JPEGXLCoder {
     {
         guard format == .jpegXL else { throw .unsupportedFormat(format) }
         let metadata = image.metadata.forEncoding(options.keptMetadata)
-        var frames: [(bitmap: ImageBitmap, duration: Double)]
-        var loopCount = 0
-        if let animation = image.animation, animation.frameCount > 1, !options.firstFrameOnly {
-            frames = []
-            loopCount = animation.loopCount
-            for index in 0..<animation.frameCount {
-                let frame = try animation.frame(at: index)
-                frames.append(
-                    (
-                        try frame.bitmap.preparedForEncoding(orientation: image.orientation, options: options),
-                        frame.duration
-                    ))
-            }
-        } else {
-            frames = [(try image.bitmap.preparedForEncoding(orientation: image.orientation, options: options), 0)]
-        }
+        let frames = try image.framesForEncoding(options)
+        let loopCount = frames.count > 1 ? image.animation?.loopCount ?? 0 : 0
         let quality = options.compressionQuality.isNaN ? 100 : min(max(options.compressionQuality, 0), 1) * 100
         let settings = Settings(
             distance: Self.distance(quality: quality), lossless: options.lossless, effort: Self.effort(options.effort),

@@ -69,7 +69,7 @@ public struct JPEGXLCoder: AnimatedImageCoding {
             poster = frames[0].bitmap
             animation = ImageAnimation(frames: frames, loopCount: session.loopCount)
         } else {
-            let provider = JPEGXLAnimationProvider(data: data, session: session)
+            let provider = DecoderSessionAnimationProvider(data: data, session: session)
             poster = try provider.frame(at: 0)
             animation = ImageAnimation(provider: provider)
         }
@@ -88,33 +88,6 @@ public struct JPEGXLCoder: AnimatedImageCoding {
             storedSize: session.size, orientation: session.orientation, frameCount: session.frameCount,
             options: options)
         session.turn = options.applyOrientation ? session.orientation : .up
-        return JPEGXLAnimationProvider(data: data, session: session)
+        return DecoderSessionAnimationProvider(data: data, session: session)
     }
-}
-
-/// Decodes the frames of a JPEG XL animation on demand; the libjxl decoder sits behind a lock.
-final class JPEGXLAnimationProvider: AnimatedImageProvider {
-    let animatedImageData: Data
-    let frameCount: Int
-    let loopCount: Int
-    private let durations: [Double]
-    private let session: Locked<JPEGXLDecoderSession>
-
-    init(data: Data, session: sending JPEGXLDecoderSession) {
-        animatedImageData = data
-        frameCount = session.frameCount
-        loopCount = session.loopCount
-        durations = session.durations
-        self.session = Locked(session)
-    }
-
-    func duration(at index: Int) -> Double {
-        durations.indices.contains(index) ? durations[index] : 0
-    }
-
-    func frame(at index: Int) throws(WebImageError) -> ImageBitmap {
-        try session.withLock { session throws(WebImageError) in try session.frame(at: index) }
-    }
-
-    var heldByteCount: Int { session.withLock { $0.heldByteCount } }
 }

@@ -9,8 +9,8 @@ import Foundation
 ///
 /// Frames come out as libjxl composites them (coalesced, full canvas), turned by ``turn``: libjxl
 /// is told to keep the stored orientation, so that thumbnails are resampled before turning.
-/// Not thread-safe: ``JPEGXLAnimationProvider`` keeps it behind a lock.
-final class JPEGXLDecoderSession {
+/// Not thread-safe: `DecoderSessionAnimationProvider` keeps it behind a lock.
+final class JPEGXLDecoderSession: AnimationDecoderSession {
     private let bytes: UnsafeMutableRawBufferPointer
     private let count: Int
     private let decoder: OpaquePointer

@@ -9,9 +9,7 @@ extension PNGCoder {
     /// the loop count as `acTL`'s plays.
     func encodeAnimation(_ image: Image, options: ImageEncodeOptions, level: Int32) throws(WebImageError) -> Data {
         guard let animation = image.animation else { throw .invalidArgument("the image is not animated") }
-        let frames = try animation.allFrames().map { frame throws(WebImageError) in
-            (try frame.bitmap.preparedForEncoding(orientation: image.orientation, options: options), frame.duration)
-        }
+        let frames = try image.framesForEncoding(options)
         let canvas = frames[0].0
         guard frames.allSatisfy({ $0.0.size == canvas.size }),
             let width = UInt32(exactly: canvas.width), let height = UInt32(exactly: canvas.height)
