@@ -36,7 +36,11 @@ struct TargetLoad: Sendable {
     func start(manager: ImageManager, context: WebImageContext) {
         guard let target = weakTarget.target else { return }
         let previous = registry.begin(target, key: key, load: load, url: url)
-        if !options.contains(.avoidAutoCancelImage) { previous?.cancel() }
+        if !options.contains(.avoidAutoCancelImage) { previous.load?.cancel() }
+        if let player = previous.player {
+            player.stop()
+            queue.async { (weakTarget.target as? any AnimatedWebImageTarget)?.displayWebImagePlayer(nil, url: url) }
+        }
         let entry = registry.entry(of: target)
         let indicator = entry?.indicator
         let transition = entry?.transition
@@ -109,10 +113,12 @@ struct TargetLoad: Sendable {
             options.contains(.forceTransition) || cacheType == .none || diskWasAsync
         else {
             target.displayWebImage(shown, cacheType: cacheType, url: url)
+            if finished { play(image, on: target) }
             return report()
         }
         transition.prepare?(target, shown, cacheType)
         if !transition.avoidAutoSetImage { target.displayWebImage(shown, cacheType: cacheType, url: url) }
+        play(image, on: target)
         let waits = options.contains(.waitTransition)
         let done: @Sendable () -> Void = {
             transition.completion?()
@@ -120,6 +126,19 @@ struct TargetLoad: Sendable {
         }
         if let animation = transition.animation { animation(target, shown, OnceBlock(done).call) } else { done() }
         if !waits { report() }
+    }
+}
+
+extension TargetLoad {
+    /// Hands an animated `image` to an ``AnimatedWebImageTarget`` as a player, which the
+    /// registry keeps until the key's next load or the target goes away.
+    fileprivate func play(_ image: Image?, on target: any WebImageTarget) {
+        guard let target = target as? any AnimatedWebImageTarget, let image,
+            let player = AnimatedImagePlayer(image: image, configuration: target.animatedImagePlayerConfiguration)
+        else { return }
+        guard registry.attach(player, to: target, key: key, load: load) else { return }
+        if target.autoPlaysAnimatedImages { player.play() }
+        target.displayWebImagePlayer(player, url: url)
     }
 }
 

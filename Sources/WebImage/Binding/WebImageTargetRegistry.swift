@@ -38,6 +38,8 @@ final class WebImageTargetRegistry: Sendable {
     struct KeyState {
         var load: BindingLoad?
         var loadState: WebImageLoadState
+        /// The player of the animation shown for this key (``AnimatedWebImageTarget`` only).
+        var player: AnimatedImagePlayer?
     }
 
     struct Entry {
@@ -46,6 +48,12 @@ final class WebImageTargetRegistry: Sendable {
         var latestKey: String?
         var indicator: (any WebImageIndicator)?
         var transition: WebImageTransition?
+
+        /// Whether the sweeper must watch this target: a load is unfinished, or a player plays
+        /// for it (and must be stopped if the target goes away).
+        var needsWatching: Bool {
+            keys.values.contains { ($0.load != nil && !$0.loadState.isFinished) || $0.player != nil }
+        }
     }
 
     private struct State {
@@ -62,19 +70,22 @@ final class WebImageTargetRegistry: Sendable {
     /// Reads or edits `target`'s entry (made if missing, replaced if a dead target left it).
     func withEntry<T>(_ target: any WebImageTarget, _ body: (inout Entry) -> T) -> T {
         let id = ObjectIdentifier(target)
-        let (result, orphaned) = state.withLock { state -> (T, [BindingLoad]) in
+        let (result, orphaned, players) = state.withLock { state -> (T, [BindingLoad], [AnimatedImagePlayer]) in
             var orphaned: [BindingLoad] = []
+            var players: [AnimatedImagePlayer] = []
             if let existing = state.entries[id], existing.target !== target {
                 // A new object at a dead target's address.
                 orphaned = existing.keys.values.compactMap(\.load)
+                players = existing.keys.values.compactMap(\.player)
                 state.entries[id] = nil
             }
             var entry = state.entries[id] ?? Entry(target: target)
             let result = body(&entry)
             state.entries[id] = entry
-            return (result, orphaned)
+            return (result, orphaned, players)
         }
         for load in orphaned { load.cancel() }
+        for player in players { player.stop() }
         return result
     }
 
@@ -86,16 +97,36 @@ final class WebImageTargetRegistry: Sendable {
         }
     }
 
-    /// Makes `load` current for `key`, returns the load it replaced.
-    func begin(_ target: any WebImageTarget, key: String, load: BindingLoad, url: URL?) -> BindingLoad? {
+    /// Makes `load` current for `key`; returns the load it replaced and the player of the
+    /// animation shown until now, which the caller stops.
+    func begin(
+        _ target: any WebImageTarget, key: String, load: BindingLoad, url: URL?
+    ) -> (load: BindingLoad?, player: AnimatedImagePlayer?) {
         let previous = withEntry(target) { entry in
-            let previous = entry.keys[key]?.load
+            let previous = (entry.keys[key]?.load, entry.keys[key]?.player)
             entry.keys[key] = KeyState(load: load, loadState: WebImageLoadState(url: url))
             entry.latestKey = key
             return previous
         }
         startSweeper()
         return previous
+    }
+
+    /// Keeps `player` as the one `load` shows for `key`; false (and the caller stops it) if
+    /// `load` is no longer current.
+    func attach(_ player: AnimatedImagePlayer, to target: any WebImageTarget, key: String, load: BindingLoad) -> Bool {
+        let attached = state.withLock { state in
+            let id = ObjectIdentifier(target)
+            guard var entry = state.entries[id], entry.target === target, var keyState = entry.keys[key],
+                keyState.load === load
+            else { return false }
+            keyState.player = player
+            entry.keys[key] = keyState
+            state.entries[id] = entry
+            return true
+        }
+        if attached { startSweeper() }
+        return attached
     }
 
     func isCurrent(_ target: any WebImageTarget, key: String, load: BindingLoad) -> Bool {
@@ -127,24 +158,27 @@ final class WebImageTargetRegistry: Sendable {
         }
     }
 
-    /// Drops entries whose target went away and cancels their loads; returns whether any live
-    /// target still has an unfinished load.
+    /// Drops entries whose target went away, cancels their loads and stops their players;
+    /// returns whether any live target still needs watching (an unfinished load or a player).
     @discardableResult
     func sweep() -> Bool {
-        let (orphaned, loading) = state.withLock { state -> ([BindingLoad], Bool) in
+        let (orphaned, players, loading) = state.withLock { state -> ([BindingLoad], [AnimatedImagePlayer], Bool) in
             var orphaned: [BindingLoad] = []
+            var players: [AnimatedImagePlayer] = []
             var loading = false
             for (id, entry) in state.entries {
                 if entry.target == nil {
                     orphaned += entry.keys.values.compactMap(\.load)
+                    players += entry.keys.values.compactMap(\.player)
                     state.entries[id] = nil
-                } else if entry.keys.values.contains(where: { $0.load != nil && !$0.loadState.isFinished }) {
+                } else if entry.needsWatching {
                     loading = true
                 }
             }
-            return (orphaned, loading)
+            return (orphaned, players, loading)
         }
         for load in orphaned { load.cancel() }
+        for player in players { player.stop() }
         return loading
     }
 
@@ -161,9 +195,7 @@ final class WebImageTargetRegistry: Sendable {
                 if sweep() { continue }
                 // Stop only if no load began since the sweep looked.
                 let stop = state.withLock { state in
-                    let loading = state.entries.values.contains { entry in
-                        entry.keys.values.contains { $0.load != nil && !$0.loadState.isFinished }
-                    }
+                    let loading = state.entries.values.contains(where: \.needsWatching)
                     if !loading { state.sweeperRunning = false }
                     return !loading
                 }
