@@ -27,6 +27,8 @@ extension FuzzBodies {
     /// Every entry point of ``WebPCoder``: as for ``gif(_:)``.
     public static func webp(_ data: Data) -> FuzzReport { exercise(WebPCoder(), with: data) }
 
+    /// Every entry point of ``AVIFCoder``: as for ``gif(_:)`` (incremental decoding through a
+    /// reader that answers "waiting" past the bytes received).
     public static func avif(_ data: Data) -> FuzzReport {
         #if canImport(CAVIF)
             exercise(AVIFCoder(), with: data)
@@ -43,7 +45,8 @@ extension FuzzBodies {
         #endif
     }
 
-    /// Every entry point of ``JPEGXLCoder``: as for ``gif(_:)``, without incremental decoding.
+    /// Every entry point of ``JPEGXLCoder``: as for ``gif(_:)`` (incremental decoding feeding
+    /// one libjxl decoder the new bytes of each piece).
     public static func jxl(_ data: Data) -> FuzzReport {
         #if canImport(CJXL)
             exercise(JPEGXLCoder(), with: data)

@@ -12,6 +12,10 @@ animated.avif     40x30, 4 solid frames, 100/200/50/300 ms; animated-N.rgba per 
                   run, its pixels do not)
 rotated.avif      48x32 stored, with irot/imir for EXIF orientation 5 (transpose): shown 32x48;
                   rotated.rgba holds the upright pixels (Pillow's exif_transpose of its decode)
+grid.avif         192x192 4:2:0 stored as a grid of 2 columns x 3 rows of 96x64 tiles, for
+                  incremental decoding (rows of tiles decode as they arrive), written by
+                  `avifenc --grid 2x3 --yuv 420 --min 20 --max 20 --speed 6 --jobs 1 --ignore-icc`;
+                  no reference pixels (the tests compare partial rows with the one-shot decode)
 """
 import pathlib
 import shutil
@@ -77,6 +81,8 @@ def generate(out_dir: pathlib.Path):
             image.seek(index)
             (out_dir / f"animated-{index}.rgba").write_bytes(image.convert("RGBA").tobytes())
 
+    generate_grid(out_dir, avifenc)
+
     stored = np.zeros((32, 48, 3), np.uint8)
     stored[:, :] = (40, 40, 40)
     stored[0:8, 0:12] = (255, 0, 0)  # a red block in the stored top-left corner
@@ -86,3 +92,18 @@ def generate(out_dir: pathlib.Path):
     Image.fromarray(stored, "RGB").save(out_dir / "rotated.avif", quality=95, subsampling="4:4:4", speed=6,
                                         exif=exif.tobytes())
     write_rgba(out_dir / "rotated.avif", transpose=True)
+
+
+def generate_grid(out_dir: pathlib.Path, avifenc: str):
+    rng = np.random.default_rng(7)
+    picture = _gradient(192, 192).astype(int)
+    picture[20:60, 20:60] = (255, 0, 0)
+    picture[130:180, 100:170] = (0, 0, 255)
+    picture = np.clip(picture + rng.integers(-20, 20, size=picture.shape), 0, 255).astype(np.uint8)
+    with tempfile.TemporaryDirectory() as scratch:
+        source = pathlib.Path(scratch) / "grid.png"
+        Image.fromarray(picture, "RGB").save(source)
+        subprocess.run(
+            [avifenc, "--grid", "2x3", "--yuv", "420", "--min", "20", "--max", "20", "--speed", "6", "--jobs", "1",
+             "--ignore-icc", str(source), str(out_dir / "grid.avif")],
+            check=True, stdout=subprocess.DEVNULL)

@@ -18,6 +18,10 @@ hostile-metadata.jxl      16x8 lossless in the container, with an `Exif` box (Ma
                   and an `xml ` box (an empty x:xmpmeta element)
 metadata-brob.jxl the same with both boxes Brotli-compressed (`brob`)
 huge-header.jxl   a bare code stream header claiming 50000x50000 pixels and nothing else
+progressive.jxl   320x240 lossy (VarDCT, distance 1) shapes and mild noise over gradients, for
+                  incremental decoding: `cjxl -d 1 -e 7 --num_threads 0`. Every VarDCT file stores
+                  its 1:8 DC image ahead of the detail, so a prefix already shows the whole
+                  picture, blurred (cjxl 0.7's -p writes the very same bytes at these settings)
 """
 import pathlib
 import shutil
@@ -104,6 +108,7 @@ def generate(out_dir: pathlib.Path):
             compress_metadata=compress, num_threads=1)
 
     (out_dir / "hostile-huge-header.jxl").write_bytes(_huge_header())
+    generate_progressive(out_dir)
 
 
 def _huge_header() -> bytes:
@@ -123,3 +128,18 @@ def _huge_header() -> bytes:
         value |= field << shift
         shift += width
     return b"\xff\x0a" + value.to_bytes((shift + 7) // 8 + 8, "little")
+
+
+def generate_progressive(out_dir: pathlib.Path):
+    rng = np.random.default_rng(99)
+    picture = _gradient(320, 240).astype(int)
+    y, x = np.mgrid[0:240, 0:320]
+    picture[(x - 100) ** 2 + (y - 80) ** 2 < 50 ** 2] = (230, 40, 40)
+    picture[(x > 180) & (x < 290) & (y > 120) & (y < 210)] = (30, 60, 200)
+    picture = np.clip(picture + rng.integers(-12, 12, size=picture.shape), 0, 255).astype(np.uint8)
+    with tempfile.TemporaryDirectory() as scratch:
+        source = pathlib.Path(scratch) / "progressive.png"
+        Image.fromarray(picture, "RGB").save(source)
+        subprocess.run([shutil.which("cjxl") or "cjxl", "-d", "1", "-e", "7", "--num_threads", "0", str(source),
+                        str(out_dir / "progressive.jxl")], check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)

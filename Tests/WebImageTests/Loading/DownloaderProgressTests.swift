@@ -80,6 +80,25 @@ struct DownloaderProgressTests {
         }
     }
 
+    @Test(
+        "Progressive loading shows AVIF grid rows and the JPEG XL DC image before the final image",
+        arguments: ["avif/grid.avif", "jxl/progressive.jxl"])
+    func progressiveAVIFAndJPEGXL(fixture: String) async throws {
+        try await Support.withOrigin { origin, downloader in
+            let total = try Support.fixtureSize(fixture)
+            let recorder = ResultRecorder()
+            downloader.downloadImage(
+                with: origin.url("/fixtures/\(fixture)?drip=\(max(total / 12, 256)):80"), options: .progressiveLoad,
+                completion: recorder.completion)
+            let final = try await recorder.result().get()
+            #expect(!final.image.isIncremental)
+            let partials = recorder.partials
+            #expect(!partials.isEmpty)
+            #expect(partials.allSatisfy { $0.image.isIncremental && $0.image.width == final.image.width })
+            #expect(recorder.callsAfterTerminal == 0)
+        }
+    }
+
     @Test("A decryptor turns progressive loading off")
     func decryptorDisablesProgressive() async throws {
         try await Support.withOrigin { origin, downloader in

@@ -27,38 +27,23 @@ final class AVIFDecoderSession: AnimationDecoderSession {
         guard let decoder = avifDecoderCreate() else { throw .badImageData("libavif could not make a decoder") }
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 16)
         if !data.isEmpty { data.copyBytes(to: copy) }
-        decoder.pointee.maxThreads = 1
-        // Parsed under libavif's own limit (16384 × 16384; it refuses higher ones), so that a
-        // picture above ours is told apart (`imageTooLarge`) from a broken file; ours then
-        // bounds what the AV1 decoder may allocate.
-        decoder.pointee.imageSizeLimit = UInt32(AVIF_DEFAULT_IMAGE_SIZE_LIMIT)
-        decoder.pointee.imageCountLimit = UInt32(clamping: max(1, maxFrameCount))
+        Self.configure(decoder, maxFrameCount: maxFrameCount)
         decoder.pointee.ignoreXMP = AVIF_FALSE
         decoder.pointee.ignoreExif = AVIF_FALSE
         let parsed = avifDecoderSetIOMemory(decoder, copy.baseAddress!.assumingMemoryBound(to: UInt8.self), data.count)
         let result = parsed == AVIF_RESULT_OK ? avifDecoderParse(decoder) : parsed
-        guard result == AVIF_RESULT_OK, let image = decoder.pointee.image else {
+        let size: PixelSize
+        do throws(WebImageError) {
+            guard result == AVIF_RESULT_OK else { throw Self.error(result, "reading the AVIF file") }
+            size = try Self.checkParsed(decoder, maxPixelCount: maxPixelCount)
+        } catch {
             avifDecoderDestroy(decoder)
             copy.deallocate()
-            throw Self.error(result, "reading the AVIF file")
+            throw error
         }
-        let width = Int(image.pointee.width)
-        let height = Int(image.pointee.height)
-        guard width > 0, height > 0, decoder.pointee.imageCount > 0 else {
-            avifDecoderDestroy(decoder)
-            copy.deallocate()
-            throw .badImageData("the AVIF file claims a size of \(width)x\(height) pixels")
-        }
-        if width * height > maxPixelCount {
-            avifDecoderDestroy(decoder)
-            copy.deallocate()
-            throw .imageTooLarge(width: width, height: height, limit: maxPixelCount)
-        }
-        decoder.pointee.imageSizeLimit = UInt32(
-            clamping: min(max(1, maxPixelCount), Int(AVIF_DEFAULT_IMAGE_SIZE_LIMIT)))
         self.bytes = copy
         self.decoder = decoder
-        self.size = PixelSize(width: width, height: height)
+        self.size = size
         self.frameCount = Int(decoder.pointee.imageCount)
         self.hasAlpha = decoder.pointee.alphaPresent != AVIF_FALSE
         var durations: [Double] = []
@@ -71,15 +56,46 @@ final class AVIFDecoderSession: AnimationDecoderSession {
         self.durations = durations
     }
 
+    /// Limits set before parsing: libavif's own size limit (16384 × 16384; it refuses higher
+    /// ones), so that a picture above ours is told apart (`imageTooLarge`) from a broken file,
+    /// and at most `maxFrameCount` frames.
+    static func configure(_ decoder: UnsafeMutablePointer<avifDecoder>, maxFrameCount: Int) {
+        decoder.pointee.maxThreads = 1
+        decoder.pointee.imageSizeLimit = UInt32(AVIF_DEFAULT_IMAGE_SIZE_LIMIT)
+        decoder.pointee.imageCountLimit = UInt32(clamping: max(1, maxFrameCount))
+    }
+
+    /// The size of a parsed file, refused above `maxPixelCount`; that limit then bounds what the
+    /// AV1 decoder may allocate.
+    static func checkParsed(
+        _ decoder: UnsafeMutablePointer<avifDecoder>, maxPixelCount: Int
+    ) throws(WebImageError) -> PixelSize {
+        guard let image = decoder.pointee.image else { throw .badImageData("libavif parsed no image") }
+        let width = Int(image.pointee.width)
+        let height = Int(image.pointee.height)
+        guard width > 0, height > 0, decoder.pointee.imageCount > 0 else {
+            throw .badImageData("the AVIF file claims a size of \(width)x\(height) pixels")
+        }
+        if width * height > maxPixelCount {
+            throw .imageTooLarge(width: width, height: height, limit: maxPixelCount)
+        }
+        decoder.pointee.imageSizeLimit = UInt32(
+            clamping: min(max(1, maxPixelCount), Int(AVIF_DEFAULT_IMAGE_SIZE_LIMIT)))
+        return PixelSize(width: width, height: height)
+    }
+
     deinit {
         avifDecoderDestroy(decoder)
         bytes.deallocate()
     }
 
-    /// How the picture must be turned to show upright: the container's `irot` (anticlockwise
-    /// quarter turns) then `imir`, as the EXIF orientation that does the same.
-    var orientation: ImageOrientation {
-        guard let image = decoder.pointee.image else { return .up }
+    /// How the picture must be turned to show upright (see ``orientation(of:)``).
+    var orientation: ImageOrientation { Self.orientation(of: decoder.pointee.image) }
+
+    /// The container's `irot` (anticlockwise quarter turns) then `imir`, as the EXIF orientation
+    /// that does the same.
+    static func orientation(of image: UnsafeMutablePointer<avifImage>?) -> ImageOrientation {
+        guard let image else { return .up }
         let flags = image.pointee.transformFlags
         let angle = flags & AVIF_TRANSFORM_IROT.rawValue != 0 ? Int(image.pointee.irot.angle) % 4 : 0
         let mirror = flags & AVIF_TRANSFORM_IMIR.rawValue != 0 ? Int(image.pointee.imir.mode) : -1
@@ -94,6 +110,11 @@ final class AVIFDecoderSession: AnimationDecoderSession {
     /// The container's ICC profile, EXIF and XMP (after the first frame is parsed).
     func metadata(_ kinds: ImageMetadata.Kinds) -> ImageMetadata {
         guard let image = decoder.pointee.image else { return ImageMetadata() }
+        return Self.metadata(of: image, kinds)
+    }
+
+    /// The ICC profile, EXIF and XMP libavif attached to `image`.
+    static func metadata(of image: UnsafeMutablePointer<avifImage>, _ kinds: ImageMetadata.Kinds) -> ImageMetadata {
         func bytes(_ data: avifRWData) -> Data? {
             guard data.size > 0, let pointer = data.data else { return nil }
             return Data(bytes: pointer, count: data.size)
@@ -130,18 +151,38 @@ final class AVIFDecoderSession: AnimationDecoderSession {
             throw .badImageData("frame \(index) of the AVIF file does not match its declared size")
         }
         let bitmap = try ImageBitmap(width: size.width, height: size.height) { buffer throws(WebImageError) in
-            var rgb = avifRGBImage()
-            avifRGBImageSetDefaults(&rgb, image)
-            rgb.depth = 8
-            rgb.format = AVIF_RGB_FORMAT_RGBA
-            rgb.alphaPremultiplied = AVIF_FALSE
-            rgb.pixels = buffer.baseAddress
-            rgb.rowBytes = UInt32(size.width * 4)
-            let result = avifImageYUVToRGB(image, &rgb)
-            guard result == AVIF_RESULT_OK else { throw Self.error(result, "converting the AVIF frame to RGB") }
+            try Self.writeRGBA(of: image, into: buffer)
         }
         guard let outputSize else { return bitmap }
         return try bitmap.resampled(to: outputSize)
+    }
+
+    /// Converts the first `rows` rows of `image` (all of them by default) to 8-bit RGBA with
+    /// straight alpha, packed, at the start of `buffer`.
+    static func writeRGBA(
+        of image: UnsafeMutablePointer<avifImage>, rows: Int? = nil, into buffer: UnsafeMutableBufferPointer<UInt8>
+    ) throws(WebImageError) {
+        var source = image
+        var view: UnsafeMutablePointer<avifImage>?
+        defer { view.map { avifImageDestroy($0) } }
+        if let rows, rows < Int(image.pointee.height) {
+            // A view of the top rows: the planes below them may not be written yet.
+            guard let top = avifImageCreateEmpty() else { throw .badImageData("libavif could not make an image") }
+            view = top
+            var rect = avifCropRect(x: 0, y: 0, width: image.pointee.width, height: UInt32(rows))
+            let result = avifImageSetViewRect(top, image, &rect)
+            guard result == AVIF_RESULT_OK else { throw error(result, "viewing the decoded AVIF rows") }
+            source = top
+        }
+        var rgb = avifRGBImage()
+        avifRGBImageSetDefaults(&rgb, source)
+        rgb.depth = 8
+        rgb.format = AVIF_RGB_FORMAT_RGBA
+        rgb.alphaPremultiplied = AVIF_FALSE
+        rgb.pixels = buffer.baseAddress
+        rgb.rowBytes = image.pointee.width * 4
+        let result = avifImageYUVToRGB(source, &rgb)
+        guard result == AVIF_RESULT_OK else { throw error(result, "converting the AVIF frame to RGB") }
     }
 
     /// A typed error for a libavif result, in words.

@@ -40,7 +40,6 @@ extension JPEGXLDecoderSession {
         else { throw .badImageData("libjxl could not start decoding") }
         JxlDecoderCloseInput(decoder)
         var header = Header()
-        var info = JxlBasicInfo()
         var ticks = 0.0
         while true {
             let status = JxlDecoderProcessInput(decoder)
@@ -51,31 +50,9 @@ extension JPEGXLDecoderSession {
             case JXL_DEC_BOX_NEED_MORE_OUTPUT:
                 boxes.grow(decoder)
             case JXL_DEC_BASIC_INFO:
-                guard JxlDecoderGetBasicInfo(decoder, &info) == JXL_DEC_SUCCESS else {
-                    throw .badImageData("libjxl could not read the JPEG XL header")
-                }
-                let width = Int(info.xsize)
-                let height = Int(info.ysize)
-                guard width > 0, height > 0 else {
-                    throw .badImageData("the JPEG XL file claims a size of \(width)x\(height) pixels")
-                }
-                if width * height > maxPixelCount {
-                    throw .imageTooLarge(width: width, height: height, limit: maxPixelCount)
-                }
-                header.size = PixelSize(width: width, height: height)
-                header.hasAlpha = info.alpha_bits > 0
-                header.orientation = ImageOrientation(exifValue: Int(info.orientation.rawValue))
-                header.isGray = info.num_color_channels == 1
-                header.prefersSRGB = info.uses_original_profile == JXL_FALSE
-                if info.have_animation == JXL_TRUE {
-                    header.loopCount = Int(info.animation.num_loops)
-                    if info.animation.tps_numerator > 0 {
-                        ticks = Double(info.animation.tps_denominator) / Double(info.animation.tps_numerator)
-                    }
-                }
+                ticks = try readBasicInfo(decoder, into: &header, maxPixelCount: maxPixelCount)
             case JXL_DEC_COLOR_ENCODING:
-                if header.prefersSRGB { try preferSRGB(decoder, isGray: header.isGray) }
-                header.iccProfile = dataProfile(decoder)
+                try readColorEncoding(decoder, into: &header)
             case JXL_DEC_FRAME:
                 var frame = JxlFrameHeader()
                 guard JxlDecoderGetFrameHeader(decoder, &frame) == JXL_DEC_SUCCESS else {
@@ -94,6 +71,40 @@ extension JPEGXLDecoderSession {
                 throw error(status, "reading the JPEG XL file")
             }
         }
+    }
+
+    /// Copies the basic info into `header`, refusing a picture above `maxPixelCount` before
+    /// libjxl allocates anything for its frames. Returns the seconds per animation tick.
+    static func readBasicInfo(
+        _ decoder: OpaquePointer, into header: inout Header, maxPixelCount: Int
+    ) throws(WebImageError) -> Double {
+        var info = JxlBasicInfo()
+        guard JxlDecoderGetBasicInfo(decoder, &info) == JXL_DEC_SUCCESS else {
+            throw .badImageData("libjxl could not read the JPEG XL header")
+        }
+        let width = Int(info.xsize)
+        let height = Int(info.ysize)
+        guard width > 0, height > 0 else {
+            throw .badImageData("the JPEG XL file claims a size of \(width)x\(height) pixels")
+        }
+        if width * height > maxPixelCount {
+            throw .imageTooLarge(width: width, height: height, limit: maxPixelCount)
+        }
+        header.size = PixelSize(width: width, height: height)
+        header.hasAlpha = info.alpha_bits > 0
+        header.orientation = ImageOrientation(exifValue: Int(info.orientation.rawValue))
+        header.isGray = info.num_color_channels == 1
+        header.prefersSRGB = info.uses_original_profile == JXL_FALSE
+        guard info.have_animation == JXL_TRUE else { return 0 }
+        header.loopCount = Int(info.animation.num_loops)
+        guard info.animation.tps_numerator > 0 else { return 0 }
+        return Double(info.animation.tps_denominator) / Double(info.animation.tps_numerator)
+    }
+
+    /// Asks for sRGB pixels when the file is lossy, then records the profile they come out in.
+    static func readColorEncoding(_ decoder: OpaquePointer, into header: inout Header) throws(WebImageError) {
+        if header.prefersSRGB { try preferSRGB(decoder, isGray: header.isGray) }
+        header.iccProfile = dataProfile(decoder)
     }
 
     /// The ICC profile of the pixels libjxl will output, or nil when they are sRGB (as most
