@@ -76,8 +76,9 @@ public struct TerminalImageRenderer: Sendable {
 
     /// The bytes that draw `bitmap` at most `columns` wide and `maxRows` tall.
     ///
-    /// `imageID` names the kitty image (a later transmission with the same id replaces it, and
-    /// ``kittyDeleteSequence(imageID:)`` frees it); the other protocols ignore it.
+    /// `imageID` names the kitty image: a later transmission with the same id replaces it (so
+    /// programs should not share ids; a random one is a good choice), and
+    /// ``kittyDeleteSequence(imageID:)`` frees it. The other protocols ignore it.
     public func render(
         _ bitmap: ImageBitmap, columns: Int, maxRows: Int? = nil, imageID: UInt32 = 1
     ) throws(WebImageError) -> TerminalRendering {
