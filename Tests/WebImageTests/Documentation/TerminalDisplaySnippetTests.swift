@@ -21,3 +21,30 @@ struct TerminalDisplaySnippetTests {
         #expect(terminal.text(row: 0) == String(repeating: "▀", count: 11))
     }
 }
+
+extension TerminalDisplaySnippetTests {
+    @Test("An animation played in place through the player")
+    func playbackSnippet() async throws {
+        let image = try ImageCodersManager.shared.decode(
+            Fixtures.data("apng/palette.png"), options: ImageDecodeOptions())  // 3 frames of 50 ms, 1 loop
+        let renderer = TerminalImageRenderer()
+        let screenRows = 24
+        var terminal = VirtualTerminal(columns: 80, rows: screenRows)
+
+        guard let player = AnimatedImagePlayer(image: image) else { return }  // nil for a still image
+        var presenter = TerminalFramePresenter(renderer: renderer, columns: 80, maxRows: screenRows - 1)
+        terminal.feed(TerminalFramePresenter.begin)
+        defer { terminal.feed(TerminalFramePresenter.end) }
+        let changes = player.frameChanges()
+        player.play()
+        var frames = 0
+        for await change in changes {  // ends after the last loop, or on player.stop()
+            terminal.feed(try presenter.frame(change.bitmap))
+            frames += 1
+            #expect(terminal.cursor == VirtualTerminal.Position(row: 8, column: 0))  // 16 pixels: 8 lines
+            #expect(!terminal.cursorVisible)
+        }
+        #expect(frames >= 2)
+        #expect(terminal.scrolledLines == 0)
+    }
+}
