@@ -30,7 +30,8 @@ public enum TerminalGraphics: String, Sendable, CaseIterable {
             ?? query(input: input, output: output, timeoutMilliseconds: timeoutMilliseconds) ?? .halfBlocks
     }
 
-    /// The protocol the environment settles, or nil when only asking the terminal can tell.
+    /// The protocol the environment settles, or nil when only asking the terminal can tell
+    /// (an xterm-like `TERM` with nothing more specific around it).
     static func named(by environment: [String: String]) -> TerminalGraphics? {
         let term = environment["TERM"]?.lowercased() ?? ""
         if environment["TMUX"] != nil || term.hasPrefix("screen") || term.hasPrefix("tmux") {
@@ -46,7 +47,8 @@ public enum TerminalGraphics: String, Sendable, CaseIterable {
         default: break
         }
         if term.hasPrefix("foot") || term.hasPrefix("mlterm") { return .sixel }
-        if term == "dumb" || term.isEmpty { return .halfBlocks }
+        // The Linux console prints an APC query as text instead of ignoring it: never ask it.
+        if term == "dumb" || term == "linux" || term.isEmpty { return .halfBlocks }
         return nil
     }
 

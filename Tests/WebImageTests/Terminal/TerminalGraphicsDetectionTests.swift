@@ -32,6 +32,7 @@ struct TerminalGraphicsDetectionTests {
         #expect(TerminalGraphics.named(by: ["TERM": "xterm-256color"]) == nil)
         #expect(TerminalGraphics.named(by: ["TERM": "xterm-kitty"]) == .kitty)
         #expect(TerminalGraphics.named(by: ["TERM": "tmux-256color"]) == .halfBlocks)
+        #expect(TerminalGraphics.named(by: ["TERM": "linux"]) == .halfBlocks)  // prints an APC query as text
     }
 
     @Test(
