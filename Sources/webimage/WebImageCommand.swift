@@ -9,7 +9,7 @@ struct WebImageCommand: AsyncParsableCommand {
         abstract: "Fetch, cache, decode, inspect and convert images.",
         subcommands: [
             InfoCommand.self, ConvertCommand.self, FetchCommand.self, PrefetchCommand.self, CacheCommand.self,
-            DemoCommand.self, ServeCommand.self,
+            DemoCommand.self, ServeCommand.self, ViewCommand.self,
         ])
 }
 
