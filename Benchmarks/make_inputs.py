@@ -24,6 +24,9 @@ HERE = pathlib.Path(__file__).resolve().parent
 ANIM_SIZE = (480, 360)
 ANIM_FRAMES = 20
 ANIM_FRAME_MS = 80
+PLAYER_SIZE = (800, 600)
+PLAYER_FRAMES = 300
+PLAYER_FRAME_MS = 40
 
 
 def smooth_field(rng, width, height, cells, channels):
@@ -172,6 +175,26 @@ def make_anim_apng():
                   duration=ANIM_FRAME_MS, loop=0, disposal=0, blend=1)
 
 
+def make_player_gif():
+    """300 frames of 800x600 (576 MB decoded at once) for the animated player's memory, timing
+    and CPU report: the banded background of the small animation, scaled up, with discs moving
+    across it, 40 ms a frame."""
+    width, height = PLAYER_SIZE
+    small = animation_frames()[0]
+    background = small.resize((width, height), Image.NEAREST)
+    frames = []
+    for i in range(PLAYER_FRAMES):
+        frame = background.copy()
+        draw = ImageDraw.Draw(frame)
+        for disc in range(6):
+            cx = (60 + disc * 140 + i * 9) % (width + 120) - 60
+            cy = 80 + disc * 85 + int(40 * np.sin((i + disc) * 0.2))
+            draw.ellipse([cx - 45, cy - 45, cx + 45, cy + 45], fill=2 + disc * 3)
+        frames.append(frame)
+    return encode(frames[0], "GIF", save_all=True, append_images=frames[1:],
+                  duration=PLAYER_FRAME_MS, loop=0)
+
+
 def encode(image, fmt, **params):
     buffer = io.BytesIO()
     image.save(buffer, fmt, **params)
@@ -193,6 +216,7 @@ INPUTS = {
     "photo-adobe.jpg": make_photo_adobe_jpg,
     "cache.jpg": make_cache_jpg,
     "photo-1mp.png": make_photo_png,
+    "player.gif": make_player_gif,
 }
 
 

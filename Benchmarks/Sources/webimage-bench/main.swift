@@ -1,9 +1,11 @@
 import Foundation
+import WebImage
 
 // webimage-bench: times WebImage's side of each benchmark case and prints one JSON line per
 // case. scripts/bench drives it case by case, interleaved with the peers, and prints the table.
 //
 //   webimage-bench --list
+//   webimage-bench --player-report [--rounds N] [--inputs DIR]
 //   webimage-bench [--case NAME]... [--filter SUBSTRING] [--runs N] [--warmup N] [--inputs DIR]
 //                  [--side ours|peer]
 //
@@ -24,6 +26,8 @@ struct Arguments {
     var warmup = 3
     var inputs = "Benchmarks/inputs"
     var peer = false
+    var playerReport = false
+    var rounds = 5
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -41,6 +45,8 @@ struct Arguments {
         while let flag = rest.popFirst() {
             switch flag {
             case "--list": list = true
+            case "--player-report": playerReport = true
+            case "--rounds": rounds = try count(for: flag, minimum: 1)
             case "--case": names.append(try value(for: flag))
             case "--filter": filter = try value(for: flag)
             case "--runs": runs = try count(for: flag, minimum: 1)
@@ -87,6 +93,20 @@ do {
         exit(0)
     }
     let context = BenchContext(inputsDirectory: URL(fileURLWithPath: arguments.inputs, isDirectory: true))
+    if arguments.playerReport {
+        let done = DispatchSemaphore(value: 0)
+        let failure = Locked<(any Error)?>(nil)
+        // Detached: top-level code runs on the main actor, which the semaphore blocks.
+        Task.detached {
+            do { try await PlayerReport.run(inputs: context.inputsDirectory, rounds: arguments.rounds) } catch {
+                failure.withLock { $0 = error }
+            }
+            done.signal()
+        }
+        done.wait()
+        if let error = failure.withLock({ $0 }) { throw error }
+        exit(0)
+    }
     var failed = false
     for benchCase in cases {
         let result = measure(
