@@ -160,7 +160,9 @@ extension AnimatedImagePlayer {
     /// Decodes the frames playback needs next on a background task, until the buffer holds them.
     private func startPrefetching(generation: Int) {
         let start = state.withLock { state in
-            guard !state.isPrefetching, state.isPlaying, state.generation == generation else { return false }
+            guard !state.isPrefetching, state.isPlaying, state.generation == generation,
+                state.buffer.nextToDecode(in: window(state)) != nil
+            else { return false }
             state.isPrefetching = true
             return true
         }

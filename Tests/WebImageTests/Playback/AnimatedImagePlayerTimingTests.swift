@@ -128,3 +128,51 @@ struct AnimatedImagePlayerTimingTests {
         }
     }
 }
+
+@Suite("Animated image player: every animated format's lazy frames")
+struct AnimatedImagePlayerFormatTests {
+    static var fixtures: [String] {
+        var paths = ["gif/disposal_previous.gif", "webp/animated.webp", "apng/dispose-blend.png"]
+        #if canImport(CAVIF)
+            paths.append("avif/animated.avif")
+        #endif
+        #if canImport(CJXL)
+            paths.append("jxl/animated.jxl")
+        #endif
+        return paths
+    }
+
+    @Test(arguments: fixtures)
+    func aLoopPlaysEveryFrameOfTheLazyDecoderInOrder(fixture: String) async throws {
+        var options = ImageDecodeOptions()
+        options.lazyAnimatedFrames = true
+        let data = try Fixtures.data(fixture)
+        let image = try ImageCodersManager.shared.decode(data, options: options)
+        let animation = try #require(image.animation)
+        #expect(!animation.isFullyDecoded)
+        let reference = try ImageCodersManager.shared.decode(data, options: ImageDecodeOptions()).animation
+        let clock = ManualPlaybackClock()
+        var configuration = AnimatedImagePlayer.Configuration()
+        configuration.clock = clock
+        configuration.loopCount = 1
+        configuration.maxBufferSize = 2 * image.bitmap.byteCount
+        let player = try #require(AnimatedImagePlayer(image: image, configuration: configuration))
+        let recorder = Task {
+            var all: [AnimatedImagePlayer.FrameChange] = []
+            for await change in player.frameChanges(bufferingPolicy: .unbounded) { all.append(change) }
+            return all
+        }
+        player.play()
+        while !player.isFinished {
+            #expect(await eventually { clock.sleeperCount > 0 || player.isFinished })
+            if let deadline = clock.nextDeadline { clock.advance(to: deadline) }
+        }
+        let changes = Array(await recorder.value.dropFirst().dropLast())
+        #expect(changes.map(\.index) == Array(0..<animation.frameCount))
+        for change in changes {
+            #expect(change.bitmap == (try reference?.frame(at: change.index).bitmap), "frame \(change.index)")
+        }
+        #expect(player.peakBufferedByteCount <= player.maxBufferSize)
+        #expect(player.lastError == nil)
+    }
+}
