@@ -58,6 +58,7 @@ struct AnimatedImagePlayerPlaybackTests {
         (PlaybackMode.normal, [3, 2, 1, 0, 3, 2, 1, 0]),
         (.reverse, [0, 1, 2, 3, 0, 1, 2, 3]),
         (.bounce, [1, 2, 3, 2, 1, 0, 1, 2, 3, 2, 1, 0]),
+        (.reversedBounce, [2, 1, 0, 1, 2, 3, 2, 1, 0, 1, 2, 3]),
     ])
     func aNegativeRatePlaysTheModesOrderBackwards(mode: PlaybackMode, expected: [Int]) async throws {
         let harness = try PlayerHarness(durations: [0.1, 0.1, 0.1, 0.1], loopCount: 2, mode: mode, rate: -1)
