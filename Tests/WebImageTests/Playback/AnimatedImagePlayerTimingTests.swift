@@ -105,17 +105,7 @@ struct AnimatedImagePlayerTimingTests {
         configuration.clock = clock
         let player = try #require(AnimatedImagePlayer(image: image, configuration: configuration))
         #expect(player.loopCount == 3)
-        let recorder = Task {
-            var all: [AnimatedImagePlayer.FrameChange] = []
-            for await change in player.frameChanges(bufferingPolicy: .unbounded) { all.append(change) }
-            return all
-        }
-        player.play()
-        while !player.isFinished {
-            #expect(await eventually { clock.sleeperCount > 0 || player.isFinished })
-            if let deadline = clock.nextDeadline { clock.advance(to: deadline) }
-        }
-        let changes = await recorder.value
+        let changes = await playToEnd(player, on: clock)
         // The subscription's first frame, then 3 loops of 4 frames, then the final repeat.
         let loops: [Int] = Array([[Int]](repeating: [0, 1, 2, 3], count: 3).joined())
         let expected: [Int] = [0] + loops + [3]
@@ -157,17 +147,7 @@ struct AnimatedImagePlayerFormatTests {
         configuration.loopCount = 1
         configuration.maxBufferSize = 2 * image.bitmap.byteCount
         let player = try #require(AnimatedImagePlayer(image: image, configuration: configuration))
-        let recorder = Task {
-            var all: [AnimatedImagePlayer.FrameChange] = []
-            for await change in player.frameChanges(bufferingPolicy: .unbounded) { all.append(change) }
-            return all
-        }
-        player.play()
-        while !player.isFinished {
-            #expect(await eventually { clock.sleeperCount > 0 || player.isFinished })
-            if let deadline = clock.nextDeadline { clock.advance(to: deadline) }
-        }
-        let changes = Array(await recorder.value.dropFirst().dropLast())
+        let changes = Array(await playToEnd(player, on: clock).dropFirst().dropLast())
         #expect(changes.map(\.index) == Array(0..<animation.frameCount))
         for change in changes {
             #expect(change.bitmap == (try reference?.frame(at: change.index).bitmap), "frame \(change.index)")

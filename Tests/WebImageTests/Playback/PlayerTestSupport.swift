@@ -118,6 +118,23 @@ struct PlayerHarness {
     }
 }
 
+/// Plays `player` on `clock` from deadline to deadline until it finishes, and returns every
+/// change it made (the subscription's current frame first).
+func playToEnd(_ player: AnimatedImagePlayer, on clock: ManualPlaybackClock) async -> [AnimatedImagePlayer.FrameChange]
+{
+    let recorder = Task {
+        var all: [AnimatedImagePlayer.FrameChange] = []
+        for await change in player.frameChanges(bufferingPolicy: .unbounded) { all.append(change) }
+        return all
+    }
+    player.play()
+    while !player.isFinished {
+        #expect(await eventually { clock.sleeperCount > 0 || player.isFinished })
+        if let deadline = clock.nextDeadline { clock.advance(to: deadline) }
+    }
+    return await recorder.value
+}
+
 extension Duration {
     /// `seconds` as a duration, to the nanosecond.
     static func at(_ seconds: Double) -> Duration { .nanoseconds(Int64((seconds * 1e9).rounded())) }

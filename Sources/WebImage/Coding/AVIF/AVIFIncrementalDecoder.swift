@@ -42,7 +42,7 @@ final class AVIFIncrementalDecoder: IncrementalImageDecoding {
     private var failure: WebImageError?
     private var latest = Data()
     private var isFinal = false
-    private var finalDecode: (count: Int, result: Result<Image, WebImageError>)?
+    private var finalDecode = FinalDecode()
 
     init(options: ImageDecodeOptions) {
         self.options = options
@@ -62,14 +62,10 @@ final class AVIFIncrementalDecoder: IncrementalImageDecoding {
 
     func currentImage() throws(WebImageError) -> Image? {
         if isFinal {
-            if finalDecode?.count != latest.count {
-                let data = latest
-                let options = options
-                finalDecode = (
-                    data.count, Result { () throws(WebImageError) in try AVIFCoder().decode(data, options: options) }
-                )
+            let options = options
+            return try finalDecode.image(of: latest) { data throws(WebImageError) in
+                try AVIFCoder().decode(data, options: options)
             }
-            return try finalDecode!.result.get()
         }
         if let failure { throw failure }
         do throws(WebImageError) {
