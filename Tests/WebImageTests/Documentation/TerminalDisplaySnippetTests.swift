@@ -44,7 +44,9 @@ extension TerminalDisplaySnippetTests {
             #expect(terminal.cursor == VirtualTerminal.Position(row: 8, column: 0))  // 16 pixels: 8 lines
             #expect(!terminal.cursorVisible)
         }
-        #expect(frames >= 2)
+        // Real time, and the stream keeps only the newest change: a starved reader may see only
+        // the last frame, never none.
+        #expect(frames >= 1)
         #expect(terminal.scrolledLines == 0)
     }
 }
