@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import WebImageTestOrigin
+
+@testable import WebImage
+@testable import WebImageServer
+
+/// The S3 client and store on their own, against a fake S3: status mapping, size limits and
+/// the breaker that skips S3 after failures.
+@Suite("S3 store: client, limits and breaker")
+struct S3StoreTests {
+    static func configuration(_ s3: FakeS3) -> S3Configuration {
+        var configuration = S3Configuration(
+            endpoint: s3.endpoint, bucket: "b", region: "us-east-1",
+            credentials: S3Credentials(accessKeyID: "AKIDTEST", secretAccessKey: "secret", sessionToken: "tok"))
+        configuration.requestTimeout = .milliseconds(500)
+        return configuration
+    }
+
+    @Test func theClientPutsGetsHeadsAndDeletesPathStyleObjects() async throws {
+        try await withFakeS3 { s3 in
+            let client = S3Client(configuration: Self.configuration(s3))
+            defer { Task { await client.shutdown() } }
+            #expect(try await client.get("a b/c") == nil)
+            #expect(try await client.head("a b/c") == false)
+            try await client.put("a b/c", data: Data("hello".utf8))
+            #expect(s3.object("/b/a b/c") == Data("hello".utf8))
+            #expect(try await client.get("a b/c") == Data("hello".utf8))
+            #expect(try await client.head("a b/c"))
+            try await client.delete("a b/c")
+            #expect(s3.object("/b/a b/c") == nil)
+            let put = try #require(s3.requests.first { $0.method == "PUT" })
+            #expect(put.uri == "/b/a%20b/c")
+            #expect(put.header("x-amz-security-token") == "tok")
+            #expect(put.header("Authorization")?.contains("x-amz-security-token") == true)
+            await client.shutdown()
+        }
+    }
+
+    @Test func errorStatusesAndTimeoutsAreTypedErrors() async throws {
+        try await withFakeS3 { s3 in
+            var configuration = Self.configuration(s3)
+            configuration.requestTimeout = .milliseconds(200)
+            let client = S3Client(configuration: configuration)
+            s3.setFault(.status(403))
+            await #expect(throws: ServiceError.badGateway("S3 answered 403")) { try await client.get("k") }
+            s3.setFault(.status(500))
+            await #expect(throws: ServiceError.badGateway("S3 answered 500")) {
+                try await client.put("k", data: Data())
+            }
+            s3.setFault(.stall)
+            let clock = ContinuousClock()
+            let start = clock.now
+            await #expect(throws: ServiceError.gatewayTimeout("S3 did not answer in time")) {
+                try await client.get("k")
+            }
+            #expect(clock.now - start < .seconds(2), "a stalled GET costs about its 200 ms timeout")
+            await client.shutdown()
+        }
+    }
+
+    @Test func objectsAboveTheLimitAreRefusedBothWays() async throws {
+        try await withFakeS3 { s3 in
+            var configuration = Self.configuration(s3)
+            configuration.maxObjectBytes = 100
+            let client = S3Client(configuration: configuration)
+            s3.setObject(Data(count: 101), at: "/b/big")
+            await #expect(throws: ServiceError.self) { try await client.get("big") }
+            await #expect(throws: ServiceError.self) { try await client.put("big2", data: Data(count: 101)) }
+            #expect(s3.object("/b/big2") == nil)
+            await client.shutdown()
+        }
+    }
+
+    @Test func afterRepeatedFailuresS3IsSkippedUntilTheCoolDownEnds() async throws {
+        try await withFakeS3 { s3 in
+            var configuration = Self.configuration(s3)
+            configuration.failureThreshold = 2
+            configuration.coolDown = .milliseconds(300)
+            let metrics = ServiceMetrics()
+            let store = S3Store(configuration: configuration, metrics: metrics)
+            s3.setFault(.status(500))
+            #expect(await store.entry(forKey: "k") == nil)
+            #expect(await store.entry(forKey: "k") == nil)
+            #expect(s3.requests.count == 2)
+            // Open: no request at all.
+            #expect(await store.entry(forKey: "k") == nil)
+            store.store(Data("x".utf8), metadata: nil, forKey: "k")
+            #expect(s3.requests.count == 2)
+            #expect(metrics.exposition().contains("webimage_s3_lookups_total{outcome=\"skipped\"} 1"))
+            #expect(metrics.exposition().contains("webimage_s3_puts_total{outcome=\"skipped\"} 1"))
+            try await Task.sleep(for: .milliseconds(350))
+            s3.setFault(nil)
+            // Half-open: one request goes, succeeds, and closes the breaker.
+            #expect(await store.entry(forKey: "k") == nil)
+            #expect(s3.requests.count == 3)
+            #expect(store.breaker.allowsRequests)
+            #expect(metrics.exposition().contains("webimage_s3_round_trips_total 3"))
+            await store.shutdown()
+        }
+    }
+}
