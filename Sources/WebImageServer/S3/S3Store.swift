@@ -66,7 +66,13 @@ final class S3Store: Sendable {
         }
         var stamped = metadata ?? DiskCacheMetadata()
         stamped.extendedData = Data(key.utf8)
-        guard let object = try? DiskCacheEntryFormat.encode(data: data, metadata: stamped) else { return }
+        // An object too large to keep says nothing about S3's health: skipped, not a failure.
+        guard let object = try? DiskCacheEntryFormat.encode(data: data, metadata: stamped),
+            object.count <= client.configuration.maxObjectBytes
+        else {
+            metrics.s3Put("skipped")
+            return
+        }
         let id = nextWrite.withLock { next in
             defer { next += 1 }
             return next

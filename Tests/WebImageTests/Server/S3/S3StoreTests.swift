@@ -69,6 +69,13 @@ struct S3StoreTests {
             await #expect(throws: ServiceError.self) { try await client.put("big2", data: Data(count: 101)) }
             #expect(s3.object("/b/big2") == nil)
             await client.shutdown()
+            // The store skips a result too large to keep, without counting it against S3.
+            let metrics = ServiceMetrics()
+            let store = S3Store(configuration: configuration, metrics: metrics)
+            store.store(Data(count: 200), metadata: nil, forKey: "big3")
+            #expect(metrics.exposition().contains("webimage_s3_puts_total{outcome=\"skipped\"} 1"))
+            #expect(store.breaker.allowsRequests)
+            await store.shutdown()
         }
     }
 
