@@ -141,6 +141,10 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.allowsLoopbackSources = true
             if !configuration.signer.isEnabled { configuration.signer = ServeDemo.runKey() }
         }
+        if let s3 = configuration.s3 {
+            let kept = s3.storesSources ? "results and sources" : "results"
+            logger.info("S3 tier: \(s3.endpoint.absoluteString) bucket \(s3.bucket) prefix '\(s3.prefix)', \(kept)")
+        }
         if !configuration.signer.isEnabled {
             logger.warning("no --key/--salt given: URL signatures are not checked (any signature segment passes)")
         }
