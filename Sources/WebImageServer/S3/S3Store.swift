@@ -29,8 +29,18 @@ final class S3Store: Sendable {
         return folder + SigV4Signer.hex(SHA256.hash(data: Data(key.utf8)))
     }
 
+    /// Lookups under way, by cache key: identical concurrent lookups share one GET.
+    private let lookups = InFlightTable<String, DiskCacheEntry?, Never>()
+
     /// The entry for `key`, or nil on a miss, a corrupt or foreign object, or any S3 failure.
     func entry(forKey key: String) async -> DiskCacheEntry? {
+        let shared = try? await lookups.value(for: key) { [self] _ throws(WebImageError) in
+            await fetchEntry(forKey: key)
+        }
+        return shared ?? nil
+    }
+
+    private func fetchEntry(forKey key: String) async -> DiskCacheEntry? {
         guard breaker.allowsRequests else {
             metrics.s3Lookup("skipped")
             return nil

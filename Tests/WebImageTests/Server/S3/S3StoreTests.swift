@@ -106,4 +106,19 @@ struct S3StoreTests {
             await store.shutdown()
         }
     }
+
+    @Test func identicalConcurrentLookupsShareOneGet() async throws {
+        try await withFakeS3 { s3 in
+            // Stalled, so that every lookup starts while the first GET is still waiting.
+            s3.setFault(.stall)
+            let store = S3Store(configuration: Self.configuration(s3), metrics: ServiceMetrics())
+            let found = await withTaskGroup(of: Bool.self) { group in
+                for _ in 0..<10 { group.addTask { await store.entry(forKey: "k") != nil } }
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(found == 0)
+            #expect(s3.requests.count == 1)
+            await store.shutdown()
+        }
+    }
 }
