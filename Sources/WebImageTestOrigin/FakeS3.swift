@@ -18,6 +18,8 @@ public final class FakeS3: Sendable {
         case status(Int)
         /// No answer at all: the connection stays open and silent.
         case stall
+        /// For an object that exists: its full length announced, half of it sent, the connection closed.
+        case cutOff
     }
 
     struct State {

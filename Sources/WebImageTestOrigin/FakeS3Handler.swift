@@ -52,6 +52,10 @@ final class FakeS3Handler: ChannelInboundHandler {
         switch fault {
         case .stall:
             return
+        case .cutOff:
+            guard let object else { return send(404, body: Data(), context: context) }
+            send(200, body: object.prefix(object.count / 2), announcing: object.count, context: context)
+            context.close(promise: nil)
         case .status(let status):
             send(status, body: Data("<Error><Code>Injected</Code></Error>".utf8), context: context)
         case nil:

@@ -134,6 +134,20 @@ struct S3TierTests {
         }
     }
 
+    @Test func anObjectCutOffInTransitIsAMissAndTheRequestIsServed() async throws {
+        try await withS3Fixture { fixture in
+            let seeded = try await fixture.seed()
+            fixture.s3.setFault(.cutOff)
+            fixture.origin.resetCounters()
+            try await fixture.withService { service, _ in
+                let response = await service.respond(to: fixture.request)
+                #expect(response.status == 200 && response.body == seeded.response.body)
+                #expect(fixture.origin.requestCount(path: S3Fixture.photo) == 1)
+                #expect(service.metricsText().contains("webimage_s3_lookups_total{outcome=\"error\"} 1"))
+            }
+        }
+    }
+
     @Test func aTruncatedObjectIsACorruptMiss() async throws {
         try await expectCorruptMiss { $0.prefix($0.count - 10) }
     }
