@@ -13,8 +13,10 @@ final class S3Store: Sendable {
     let client: S3Client
     let breaker: S3Breaker
     private let metrics: ServiceMetrics
-    private let writes = Locked<[Int: Task<Void, Never>]>([:])
-    private let nextWrite = Locked(0)
+    /// Lookups under way, by cache key: identical concurrent lookups share one GET.
+    private let lookups = InFlightTable<String, DiskCacheEntry?, Never>()
+    /// Writes under way, by number, for ``shutdown()`` to wait for.
+    private let writes = Locked<(next: Int, tasks: [Int: Task<Void, Never>])>((0, [:]))
 
     init(configuration: S3Configuration, metrics: ServiceMetrics) {
         self.metrics = metrics
@@ -28,9 +30,6 @@ final class S3Store: Sendable {
         let folder = key.hasPrefix("source:") ? "sources/" : "results/"
         return folder + SigV4Signer.hex(SHA256.hash(data: Data(key.utf8)))
     }
-
-    /// Lookups under way, by cache key: identical concurrent lookups share one GET.
-    private let lookups = InFlightTable<String, DiskCacheEntry?, Never>()
 
     /// The entry for `key`, or nil on a miss, a corrupt or foreign object, or any S3 failure.
     func entry(forKey key: String) async -> DiskCacheEntry? {
@@ -83,30 +82,28 @@ final class S3Store: Sendable {
             metrics.s3Put("skipped")
             return
         }
-        let id = nextWrite.withLock { next in
-            defer { next += 1 }
-            return next
-        }
-        let task = Task { [self] in
-            do {
-                try await client.put(Self.objectKey(for: key), data: object)
-                breaker.succeeded()
-                metrics.s3Put("ok")
-            } catch {
-                breaker.failed()
-                metrics.s3Put("error")
+        // Recorded under the lock the task takes to remove itself, so it cannot finish first.
+        writes.withLock { writes in
+            let id = writes.next
+            writes.next += 1
+            writes.tasks[id] = Task { [self] in
+                do {
+                    try await client.put(Self.objectKey(for: key), data: object)
+                    breaker.succeeded()
+                    metrics.s3Put("ok")
+                } catch {
+                    breaker.failed()
+                    metrics.s3Put("error")
+                }
+                _ = self.writes.withLock { $0.tasks.removeValue(forKey: id) }
             }
-            _ = writes.withLock { $0.removeValue(forKey: id) }
         }
-        writes.withLock { $0[id] = task }
     }
 
     /// Waits for the writes under way, then closes the client.
     func shutdown() async {
-        // A task that finished before it was recorded stays recorded: removing it here ends the loop.
-        while let (id, pending) = writes.withLock({ $0.first.map { ($0.key, $0.value) } }) {
+        while let pending = writes.withLock({ $0.tasks.first?.value }) {
             await pending.value
-            _ = writes.withLock { $0.removeValue(forKey: id) }
         }
         await client.shutdown()
     }
