@@ -115,37 +115,37 @@ struct S3TierTests {
         }
     }
 
-    /// Replaces the seeded object with `damage(object)` and checks a fresh node treats it as a
-    /// corrupt miss: made again from the origin, and the bad object never served.
-    func expectCorruptMiss(_ damage: (Data) throws -> Data) async throws {
+    /// Seeds the result in S3, lets `spoil` damage the object or the way to it, and checks a
+    /// fresh node makes the result again from the origin, counting the lookup as `outcome`.
+    func expectRemadeAfter(
+        _ spoil: (S3Fixture, _ path: String, _ object: Data) throws -> Void, outcome: String
+    ) async throws {
         try await withS3Fixture { fixture in
             let seeded = try await fixture.seed()
-            fixture.s3.setObject(try damage(seeded.object), at: seeded.path)
+            try spoil(fixture, seeded.path, seeded.object)
             fixture.origin.resetCounters()
             try await fixture.withService { service, _ in
                 let response = await service.respond(to: fixture.request)
                 #expect(response.status == 200 && response.body == seeded.response.body)
                 #expect(fixture.origin.requestCount(path: S3Fixture.photo) == 1)
-                #expect(service.metricsText().contains("webimage_s3_lookups_total{outcome=\"corrupt\"} 1"))
+                #expect(service.metricsText().contains("webimage_s3_lookups_total{outcome=\"\(outcome)\"} 1"))
             }
-            // The node's own write replaced the bad object (with a valid entry of the same result).
+            fixture.s3.setFault(nil)
+            // The node's own write holds a valid entry of the same result now.
             let rewritten = try #require(fixture.s3.object(seeded.path).flatMap(DiskCacheEntryFormat.decode))
             #expect(rewritten.data == seeded.response.body)
         }
     }
 
+    /// Replaces the seeded object with `damage(object)`: a corrupt miss, the bad object never served.
+    func expectCorruptMiss(_ damage: (Data) throws -> Data) async throws {
+        try await expectRemadeAfter(
+            { fixture, path, object in fixture.s3.setObject(try damage(object), at: path) },
+            outcome: "corrupt")
+    }
+
     @Test func anObjectCutOffInTransitIsAMissAndTheRequestIsServed() async throws {
-        try await withS3Fixture { fixture in
-            let seeded = try await fixture.seed()
-            fixture.s3.setFault(.cutOff)
-            fixture.origin.resetCounters()
-            try await fixture.withService { service, _ in
-                let response = await service.respond(to: fixture.request)
-                #expect(response.status == 200 && response.body == seeded.response.body)
-                #expect(fixture.origin.requestCount(path: S3Fixture.photo) == 1)
-                #expect(service.metricsText().contains("webimage_s3_lookups_total{outcome=\"error\"} 1"))
-            }
-        }
+        try await expectRemadeAfter({ fixture, _, _ in fixture.s3.setFault(.cutOff) }, outcome: "error")
     }
 
     @Test func aTruncatedObjectIsACorruptMiss() async throws {
