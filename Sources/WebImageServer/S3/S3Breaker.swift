@@ -10,11 +10,17 @@ final class S3Breaker: Sendable {
 
     let threshold: Int
     let coolDown: Duration
+    /// The time now (the continuous clock's; tests pass their own).
+    private let now: @Sendable () -> ContinuousClock.Instant
     private let state = Locked(State())
 
-    init(threshold: Int, coolDown: Duration) {
+    init(
+        threshold: Int, coolDown: Duration,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) {
         self.threshold = max(1, threshold)
         self.coolDown = coolDown
+        self.now = now
     }
 
     /// Whether a request may go to S3 now. Once the cool-down is over, requests go again; one
@@ -22,7 +28,7 @@ final class S3Breaker: Sendable {
     var allowsRequests: Bool {
         state.withLock { state in
             guard let until = state.openUntil else { return true }
-            return ContinuousClock.now >= until
+            return now() >= until
         }
     }
 
@@ -34,7 +40,7 @@ final class S3Breaker: Sendable {
         state.withLock { state in
             state.failures += 1
             if state.failures >= threshold || state.openUntil != nil {
-                state.openUntil = ContinuousClock.now + coolDown
+                state.openUntil = now() + coolDown
             }
         }
     }

@@ -13,7 +13,8 @@ struct S3StoreTests {
         var configuration = S3Configuration(
             endpoint: s3.endpoint, bucket: "b", region: "us-east-1",
             credentials: S3Credentials(accessKeyID: "AKIDTEST", secretAccessKey: "secret", sessionToken: "tok"))
-        configuration.requestTimeout = .milliseconds(500)
+        // Long enough for a healthy answer on a loaded machine; the stall tests set their own.
+        configuration.requestTimeout = .seconds(2)
         return configuration
     }
 
@@ -54,7 +55,7 @@ struct S3StoreTests {
             await #expect(throws: ServiceError.gatewayTimeout("S3 did not answer in time")) {
                 try await client.get("k")
             }
-            #expect(clock.now - start < .seconds(2), "a stalled GET costs about its 200 ms timeout")
+            #expect(clock.now - start < .seconds(5), "a stalled GET costs about its 200 ms timeout, not a hang")
             await client.shutdown()
         }
     }
@@ -79,32 +80,49 @@ struct S3StoreTests {
         }
     }
 
-    @Test func afterRepeatedFailuresS3IsSkippedUntilTheCoolDownEnds() async throws {
+    @Test func afterRepeatedFailuresTheStoreSkipsS3() async throws {
         try await withFakeS3 { s3 in
             var configuration = Self.configuration(s3)
             configuration.failureThreshold = 2
-            configuration.coolDown = .milliseconds(300)
+            configuration.coolDown = .seconds(600)
             let metrics = ServiceMetrics()
             let store = S3Store(configuration: configuration, metrics: metrics)
             s3.setFault(.status(500))
             #expect(await store.entry(forKey: "k") == nil)
             #expect(await store.entry(forKey: "k") == nil)
             #expect(s3.requests.count == 2)
-            // Open: no request at all.
+            // Open: no request at all, for reads or writes.
             #expect(await store.entry(forKey: "k") == nil)
             store.store(Data("x".utf8), metadata: nil, forKey: "k")
             #expect(s3.requests.count == 2)
-            #expect(metrics.exposition().contains("webimage_s3_lookups_total{outcome=\"skipped\"} 1"))
-            #expect(metrics.exposition().contains("webimage_s3_puts_total{outcome=\"skipped\"} 1"))
-            try await Task.sleep(for: .milliseconds(350))
-            s3.setFault(nil)
-            // Half-open: one request goes, succeeds, and closes the breaker.
-            #expect(await store.entry(forKey: "k") == nil)
-            #expect(s3.requests.count == 3)
-            #expect(store.breaker.allowsRequests)
-            #expect(metrics.exposition().contains("webimage_s3_round_trips_total 3"))
+            let text = metrics.exposition()
+            #expect(text.contains("webimage_s3_lookups_total{outcome=\"error\"} 2"))
+            #expect(text.contains("webimage_s3_lookups_total{outcome=\"skipped\"} 1"))
+            #expect(text.contains("webimage_s3_puts_total{outcome=\"skipped\"} 1"))
+            #expect(text.contains("webimage_s3_round_trips_total 2"))
             await store.shutdown()
         }
+    }
+
+    @Test func theBreakerOpensAfterTheThresholdAndRetriesOnceTheCoolDownEnds() {
+        let start = ContinuousClock.now
+        let elapsed = Locked(Duration.zero)
+        let breaker = S3Breaker(threshold: 3, coolDown: .seconds(10)) { start + elapsed.withLock { $0 } }
+        breaker.failed()
+        breaker.failed()
+        #expect(breaker.allowsRequests, "two failures are below the threshold")
+        breaker.failed()
+        #expect(!breaker.allowsRequests)
+        elapsed.withLock { $0 = .seconds(9) }
+        #expect(!breaker.allowsRequests)
+        elapsed.withLock { $0 = .seconds(10) }
+        #expect(breaker.allowsRequests, "the cool-down is over: S3 is tried again")
+        breaker.failed()
+        #expect(!breaker.allowsRequests, "one more failure reopens it at once")
+        elapsed.withLock { $0 = .seconds(20) }
+        breaker.succeeded()
+        breaker.failed()
+        #expect(breaker.allowsRequests, "a success starts the count again")
     }
 
     @Test func identicalConcurrentLookupsShareOneGet() async throws {

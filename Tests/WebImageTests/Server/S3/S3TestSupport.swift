@@ -26,8 +26,8 @@ struct S3Fixture {
     let s3: FakeS3
     let origin: TestOrigin
 
-    /// An S3 configuration for the fake with short timeouts (a test never waits long).
-    func configuration(timeout: Duration = .milliseconds(500)) -> S3Configuration {
+    /// An S3 configuration for the fake, with the default timeout unless the test sets a shorter one.
+    func configuration(timeout: Duration = .seconds(2)) -> S3Configuration {
         var configuration = S3Configuration(
             endpoint: s3.endpoint, bucket: Self.bucket, region: "us-east-1", prefix: Self.prefix,
             credentials: S3Credentials(accessKeyID: "AKIDTEST", secretAccessKey: "secret"))

@@ -73,7 +73,7 @@ struct S3TierTests {
     /// client's own timing is checked in ``S3StoreTests``), and the lookup counted as `outcome`.
     func expectServedDespite(
         _ fault: FakeS3.Fault, outcome: String, limit: Duration = .seconds(10),
-        timeout: Duration = .milliseconds(500)
+        timeout: Duration = .seconds(2)
     ) async throws {
         try await withS3Fixture { fixture in
             fixture.s3.setFault(fault)
