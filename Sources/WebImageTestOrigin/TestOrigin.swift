@@ -47,17 +47,7 @@ public final class TestOrigin: Sendable {
         let core = OriginCore(fixturesDirectory: fixturesDirectory)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: min(2, System.coreCount))
         do {
-            let channel = try await ServerBootstrap(group: group)
-                .serverChannelOption(.backlog, value: 512)
-                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
-                .childChannelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                        try channel.pipeline.syncOperations.addHandler(OriginHandler(core: core))
-                    }
-                }
-                .bind(host: "127.0.0.1", port: 0).get()
+            let channel = try await bindLoopbackHTTP(group: group) { OriginHandler(core: core) }
             return try TestOrigin(core: core, group: group, serverChannel: channel)
         } catch {
             try? await group.shutdownGracefully()
@@ -133,6 +123,24 @@ public final class TestOrigin: Sendable {
         try? await serverChannel.close()
         try await group.shutdownGracefully()
     }
+}
+
+/// An HTTP/1.1 server channel on 127.0.0.1, on an ephemeral port, each connection answered by a
+/// new handler from `makeHandler`.
+func bindLoopbackHTTP<Handler: ChannelInboundHandler>(
+    group: MultiThreadedEventLoopGroup, makeHandler: @escaping @Sendable () -> Handler
+) async throws -> any Channel where Handler.InboundIn == HTTPServerRequestPart {
+    try await ServerBootstrap(group: group)
+        .serverChannelOption(.backlog, value: 512)
+        .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+        .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
+        .childChannelInitializer { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                try channel.pipeline.syncOperations.addHandler(makeHandler())
+            }
+        }
+        .bind(host: "127.0.0.1", port: 0).get()
 }
 
 /// The origin could not start listening.

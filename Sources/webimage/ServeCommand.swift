@@ -19,7 +19,10 @@ struct ServeCommand: AsyncParsableCommand {
             WEBIMAGE_SALT, WEBIMAGE_ALLOW_LOOPBACK_SOURCES, WEBIMAGE_ALLOW_PRIVATE_SOURCES, \
             WEBIMAGE_ALLOWED_SOURCES (comma-separated), WEBIMAGE_MAX_SOURCE_BYTES, \
             WEBIMAGE_MAX_SOURCE_PIXELS, WEBIMAGE_MAX_ANIMATION_FRAMES, WEBIMAGE_WORKERS, WEBIMAGE_QUEUE, WEBIMAGE_TIMEOUT, WEBIMAGE_TTL, WEBIMAGE_QUALITY, WEBIMAGE_NO_AUTO_FORMAT (1 or true), \
-            WEBIMAGE_DRAIN_DELAY, WEBIMAGE_DEMO (1 or true). \
+            WEBIMAGE_DRAIN_DELAY, WEBIMAGE_DEMO (1 or true), WEBIMAGE_S3_ENDPOINT, WEBIMAGE_S3_BUCKET, \
+            WEBIMAGE_S3_REGION, WEBIMAGE_S3_PREFIX, WEBIMAGE_S3_SOURCES (1 or true), WEBIMAGE_S3_TIMEOUT. \
+            The S3 tier signs with AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN; when S3 \
+            is slow or down, a lookup costs at most its timeout and reads as a miss. \
             A flag wins over its variable. SIGTERM or SIGINT stops accepting, finishes the requests in \
             flight and exits 0.
             """)
@@ -86,6 +89,8 @@ struct ServeCommand: AsyncParsableCommand {
             """)
     var demo = false
 
+    @OptionGroup var s3: ServeS3Options
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let settings = ServeSettings(environment: environment)
@@ -129,11 +134,16 @@ struct ServeCommand: AsyncParsableCommand {
         if let directory = cacheDir ?? settings.string("CACHE_DIR") {
             configuration.cacheDirectory = URL(fileURLWithPath: directory)
         }
+        configuration.s3 = try s3.configuration(settings)
         let logger = Logger(label: "webimage.serve")
         let showcase = demo || settings.flag("DEMO")
         if showcase {
             configuration.allowsLoopbackSources = true
             if !configuration.signer.isEnabled { configuration.signer = ServeDemo.runKey() }
+        }
+        if let s3 = configuration.s3 {
+            let kept = s3.storesSources ? "results and sources" : "results"
+            logger.info("S3 tier: \(s3.endpoint.absoluteString) bucket \(s3.bucket) prefix '\(s3.prefix)', \(kept)")
         }
         if !configuration.signer.isEnabled {
             logger.warning("no --key/--salt given: URL signatures are not checked (any signature segment passes)")

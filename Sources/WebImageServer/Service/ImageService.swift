@@ -5,7 +5,7 @@ import WebImage
 /// The image service behind `webimage serve`: answers imgproxy-style URLs with processed
 /// images, independent of the HTTP server in front of it.
 ///
-/// A request flows: path → signature → options → result cache (memory, then disk) → (one run per
+/// A request flows: path → signature → options → result cache (memory, then disk, then S3) → (one run per
 /// result key, shared by identical concurrent requests: source cache or download → decode at the
 /// size the processing needs → process → encode → store) → conditional response.
 public final class ImageService: Sendable {
@@ -27,7 +27,8 @@ public final class ImageService: Sendable {
 
     /// A service with its own downloader (limited to the configuration's source size and
     /// guarded against private addresses) and, with a cache directory, a disk cache for sources
-    /// and results. It logs one `info` line per request to `logger` (nothing by default).
+    /// and results, and with an S3 configuration, an S3 tier behind the disk. It logs one `info`
+    /// line per request to `logger` (nothing by default).
     public init(
         configuration: ServiceConfiguration, logger: Logger = ImageService.silentLogger,
         metrics: ServiceMetrics = ServiceMetrics()
@@ -48,8 +49,11 @@ public final class ImageService: Sendable {
         downloaderConfig.requestValidator = { [addressGuard] url throws(WebImageError) in
             try await addressGuard.check(url)
         }
-        sources = SourceStore(downloader: ImageDownloader(config: downloaderConfig), disk: disk)
-        results = ResultStore(disk: disk)
+        let s3 = configuration.s3.map { S3Store(configuration: $0, metrics: metrics) }
+        sources = SourceStore(
+            downloader: ImageDownloader(config: downloaderConfig), disk: disk,
+            s3: configuration.s3?.storesSources == true ? s3 : nil)
+        results = ResultStore(disk: disk, s3: s3)
         memory = ResultMemoryCache(limit: configuration.memoryCacheBytes)
         let timeout = configuration.queueTimeout.isFinite ? max(0, configuration.queueTimeout) : 10
         gate = ProcessingGate(
@@ -94,6 +98,7 @@ public final class ImageService: Sendable {
     /// requests that need a source fail with 502. Call it once the server has stopped.
     public func shutdown() async {
         await sources.downloader.shutdown()
+        await results.s3?.shutdown()
         await FileIOExecutor.shared.drain()
     }
 
@@ -122,8 +127,8 @@ public final class ImageService: Sendable {
         if let recent = memory.result(forKey: key) {
             metrics.cacheHit(tier: "memory")
             result = recent
-        } else if let stored = await results.result(forKey: key) {
-            metrics.cacheHit(tier: "disk")
+        } else if let (stored, tier) = await results.result(forKey: key) {
+            metrics.cacheHit(tier: tier)
             memory.store(stored, forKey: key)
             result = stored
         } else {

@@ -1,25 +1,40 @@
 import Foundation
 import WebImage
 
-/// Processed results on disk, under their result key, with their content type, ETag and
-/// creation time kept in the entry's metadata.
+/// Processed results on disk and, when configured, in S3 behind it, under their result key,
+/// with their content type, ETag and creation time kept in the entry's metadata.
 struct ResultStore: Sendable {
     let disk: DiskCache?
+    let s3: S3Store?
 
-    func result(forKey key: String) async -> ProcessedResult? {
-        guard let disk else { return nil }
-        guard let entry = await FileIO.read({ disk.entry(forKey: key) }),
-            let contentType = entry.metadata.contentType, let etag = entry.metadata.etag
-        else { return nil }
-        return ProcessedResult(
-            data: entry.data, contentType: contentType, etag: etag, created: entry.metadata.storeDate)
+    /// The stored result for `key` and the tier it came from (`disk`, then `s3`); a result
+    /// found only in S3 is written to the disk in the background.
+    func result(forKey key: String) async -> (result: ProcessedResult, tier: String)? {
+        if let disk, let entry = await FileIO.read({ disk.entry(forKey: key) }), let result = Self.result(entry) {
+            return (result, "disk")
+        }
+        guard let s3, let entry = await s3.entry(forKey: key), let result = Self.result(entry) else { return nil }
+        if let disk {
+            FileIOExecutor.shared.enqueue { try? disk.setData(entry.data, forKey: key, metadata: entry.metadata) }
+        }
+        return (result, "s3")
     }
 
+    /// Writes `result` to the disk and to S3, both in the background.
     func store(_ result: ProcessedResult, forKey key: String) {
-        guard let disk, result.failure == nil else { return }
+        guard result.failure == nil else { return }
         let metadata = DiskCacheMetadata(
             contentType: result.contentType, etag: result.etag, storeDate: result.created)
         let data = result.data
-        FileIOExecutor.shared.enqueue { try? disk.setData(data, forKey: key, metadata: metadata) }
+        if let disk {
+            FileIOExecutor.shared.enqueue { try? disk.setData(data, forKey: key, metadata: metadata) }
+        }
+        s3?.store(data, metadata: metadata, forKey: key)
+    }
+
+    private static func result(_ entry: DiskCacheEntry) -> ProcessedResult? {
+        guard let contentType = entry.metadata.contentType, let etag = entry.metadata.etag else { return nil }
+        return ProcessedResult(
+            data: entry.data, contentType: contentType, etag: etag, created: entry.metadata.storeDate)
     }
 }

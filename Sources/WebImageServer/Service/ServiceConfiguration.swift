@@ -41,6 +41,9 @@ public struct ServiceConfiguration: Sendable {
     public var queueTimeout: Double = 10
     /// Where sources and results are cached; nil keeps nothing on disk.
     public var cacheDirectory: URL?
+    /// A second cache tier in S3 behind the disk, for results and optionally sources; nil
+    /// keeps nothing in S3.
+    public var s3: S3Configuration?
 
     public init() {}
 

@@ -45,10 +45,26 @@ struct ServeCommandTests {
     @Test func badFlagsFailWithOneErrorLine() async throws {
         for flags in [
             ["--key", "abcd"], ["--key", "zz", "--salt", "00"], ["--quality", "0"], ["--drain-delay", "-1"],
+            ["--s3-bucket", "b"], ["--s3-endpoint", "ftp://127.0.0.1", "--s3-bucket", "b", "--s3-region", "r"],
+            ["--s3-endpoint", "http://127.0.0.1:9", "--s3-region", "us-east-1"],
         ] {
             let result = try await CommandRunner.runOffPool(["serve", "--port", "0"] + flags)
             #expect(result.status != 0)
             #expect(result.standardError.hasPrefix("error: "), "\(flags): \(result.standardError)")
         }
+    }
+
+    @Test(
+        .enabled(
+            if: ProcessInfo.processInfo.environment["AWS_ACCESS_KEY_ID"] == nil,
+            "AWS_ACCESS_KEY_ID is set in the tests' environment"))
+    func anS3EndpointWithoutCredentialsFailsAtStartup() async throws {
+        let result = try await CommandRunner.runOffPool([
+            "serve", "--port", "0", "--s3-endpoint", "http://127.0.0.1:9", "--s3-bucket", "b", "--s3-region",
+            "us-east-1",
+        ])
+        #expect(result.status != 0)
+        #expect(result.standardError.hasPrefix("error: "))
+        #expect(result.standardError.contains("AWS_ACCESS_KEY_ID"), "\(result.standardError)")
     }
 }
