@@ -167,6 +167,8 @@ def delete_scratch(scratch):
 
 
 # --- processes ------------------------------------------------------------------------------
+# scripts/fleet imports free_port, Processes, wait_for_http, tail and SideFailed from here;
+# scripts/fleet-scale also group_cpu_seconds.
 
 def free_port():
     """A port nobody listens on now (the kernel's choice). Another process could take it before
