@@ -4,7 +4,7 @@ extension FuzzReport {
     /// Lazy frames cost about a canvas of work each; past this many pixels of such work a body
     /// stops asking for more frames, so that a small file declaring thousands of huge frames
     /// cannot turn every run into a timeout.
-    static let lazyFramePixelBudget = 32_000_000
+    static let lazyFramePixelBudget = 4_000_000
 
     /// Checks what every decoded image promises, then asks for every frame of an animation.
     mutating func inspect(_ image: Image, step: String, fitting box: PixelSize? = nil) {
