@@ -3,6 +3,7 @@ import NIOCore
 import NIOEmbedded
 import NIOHTTP1
 import NIOHTTPCompression
+import WebImage
 
 /// One-shot gzip/deflate of a whole body.
 ///

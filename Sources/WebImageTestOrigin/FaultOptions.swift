@@ -1,3 +1,5 @@
+import WebImage
+
 /// A query parameter the origin cannot honour; answered with 400 and this message.
 struct BadParameter: Error, CustomStringConvertible {
     var description: String

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import WebImage
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import WebImage
 
 /// Answers the requests of one connection, one at a time (`HTTPServerPipelineHandler`, ahead of it
 /// in the pipeline, holds back pipelined requests until the previous response has ended).

@@ -1,4 +1,5 @@
 import NIOHTTP1
+import WebImage
 
 /// A request's target split into its path and decoded query parameters.
 struct OriginRequest {

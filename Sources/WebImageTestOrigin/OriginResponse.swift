@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import WebImage
 
 /// A complete response before transport faults apply.
 struct OriginResponse {

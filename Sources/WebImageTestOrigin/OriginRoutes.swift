@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import WebImage
 
 /// Where a path's body comes from: at hand, or from work too slow for the event loop
 /// (reading a file, encoding an image), which runs on the thread pool.

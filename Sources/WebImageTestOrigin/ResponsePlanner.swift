@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import WebImage
 
 /// Decides what a request gets, in a fixed order: `fail`, redirects, `auth`, `requireCookie`
 /// (each may answer before the resource is looked up), then the resource with conditional

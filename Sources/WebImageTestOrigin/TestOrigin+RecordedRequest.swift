@@ -1,4 +1,5 @@
 import NIOHTTP1
+import WebImage
 
 extension TestOrigin {
     /// One request head as the origin received it.

@@ -67,7 +67,7 @@ struct ConvertCommand: AsyncParsableCommand {
         decodeOptions.firstFrameOnly = firstFrame
         decodeOptions.readMetadata = keepMetadata.kinds
         decodeOptions.convertToSRGB = !keepColorProfile
-        let transformer = transforms.makeTransformer()
+        let transformer = try transforms.makeTransformer()
         if let thumbnail {
             decodeOptions.thumbnailPixelSize = thumbnail
         } else if let transformer {

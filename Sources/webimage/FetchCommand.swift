@@ -57,7 +57,7 @@ struct FetchCommand: AsyncParsableCommand {
 
         var context = WebImageContext()
         if let thumbnail { context.imageThumbnailPixelSize = thumbnail }
-        if let transformer = transforms.makeTransformer() { context.imageTransformer = .transformer(transformer) }
+        if let transformer = try transforms.makeTransformer() { context.imageTransformer = .transformer(transformer) }
         let altered = thumbnail != nil || context.imageTransformer != nil
 
         var config = ImageDownloaderConfig.default

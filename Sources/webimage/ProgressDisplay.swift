@@ -49,11 +49,11 @@ final class ProgressDisplay: Sendable {
         let elapsed = Self.seconds(ContinuousClock.now - start)
         if let bytes {
             text += " \(Self.byteText(bytes))"
-            if elapsed > 0.05 { text += " \(Self.byteText(Int(Double(bytes) / elapsed)))/s" }
+            if elapsed > 0.05 { text += " \(Self.byteText(Int(clamping: Double(bytes) / elapsed)))/s" }
         }
         if done > 0, done < total, elapsed > 0.05 {
             let remaining = elapsed / Double(done) * Double(total - done)
-            text += " ETA \(Int(remaining.rounded(.up)))s"
+            text += " ETA \(Int(clamping: remaining, rounding: .up))s"
         }
         return text + "\u{1B}[K"
     }
@@ -72,6 +72,6 @@ final class ProgressDisplay: Sendable {
             value /= 1024
             unit += 1
         }
-        return unit == 0 ? "\(Int(value)) B" : String(format: "%.1f", value) + " " + units[unit]
+        return unit == 0 ? "\(Int(clamping: value)) B" : String(format: "%.1f", value) + " " + units[unit]
     }
 }

@@ -67,10 +67,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Results that may wait for a worker; more get 429 (default 256).")
     var queue: Int?
 
-    @Option(help: "Seconds a result may wait for a worker before 503 (default 10).")
+    @Option(help: "Seconds a result may wait for a worker before 503, above 0 and at most 86400 (default 10).")
     var timeout: Double?
 
-    @Option(help: "Cache-Control max-age of results, in seconds (default one year).")
+    @Option(help: "Cache-Control max-age of results, in seconds; a negative value is 0 (default one year).")
     var ttl: Int?
 
     @Option(help: "Quality 1...100 for lossy output when the URL gives none (default 80; WebP 79, AVIF 63).")
@@ -115,8 +115,8 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.queueLimit = value
         }
         if let value = try timeout ?? settings.number("TIMEOUT") {
-            guard value.isFinite, value > 0 else {
-                throw CommandFailure("--timeout must be a positive number of seconds")
+            guard value > 0, value <= 86_400 else {
+                throw CommandFailure("--timeout must be a number of seconds above 0 and at most 86400")
             }
             configuration.queueTimeout = value
         }
@@ -131,6 +131,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard drainSeconds.isFinite, (0...3600).contains(drainSeconds) else {
             throw CommandFailure("--drain-delay must be within 0...3600 seconds")
         }
+        let listenHost = host ?? settings.string("HOST") ?? "127.0.0.1"
+        let listenPort = try port ?? settings.integer("PORT") ?? 8080
+        guard (0...65_535).contains(listenPort) else { throw CommandFailure("--port must be within 0...65535") }
         if let directory = cacheDir ?? settings.string("CACHE_DIR") {
             configuration.cacheDirectory = URL(fileURLWithPath: directory)
         }
@@ -152,8 +155,6 @@ struct ServeCommand: AsyncParsableCommand {
         // The library's own swift-metrics counters (downloads, cache hits) join /metrics.
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics.registry))
         let service = try ImageService(configuration: configuration, logger: logger, metrics: metrics)
-        let listenHost = host ?? settings.string("HOST") ?? "127.0.0.1"
-        let listenPort = try port ?? settings.integer("PORT") ?? 8080
         let gallery = showcase ? try await ServeDemo.start(signer: configuration.signer) : nil
         let app = ImageServer.application(
             service: service, host: listenHost, port: listenPort, logger: logger, homePage: gallery?.page
@@ -167,7 +168,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         do {
             try await ImageServer.runUntilSignalled(
-                app, service: service, drainDelay: .milliseconds(Int64(drainSeconds * 1000)), logger: logger)
+                app, service: service, drainDelay: .milliseconds(Int64(clamping: drainSeconds * 1000)), logger: logger)
         } catch {
             await gallery?.stop()
             throw error

@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 import WebImageServer
 import WebImageTestOrigin
 

@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 import WebImageServer
 
 /// The page `webimage serve --demo` serves at `/`: each example is a signed imgproxy-style URL

@@ -36,7 +36,7 @@ enum ServeDemoImages {
             for y in 0..<height {
                 for x in 0..<width {
                     var (r, g, b): (Int, Int, Int)
-                    if y < horizon + Int(18 * sin(Double(x) / 90)) {
+                    if y < horizon + Int(clamping: 18 * sin(Double(x) / 90)) {
                         (r, g, b) = (90 + y * 100 / height, 150 + y * 80 / height, 235)
                     } else {
                         let furrow = (x + y * 3) % 40 < 20 ? 18 : 0
@@ -44,11 +44,11 @@ enum ServeDemoImages {
                     }
                     let dx = x - centre.x
                     let dy = y - centre.y
-                    let distance = Int(Double(dx * dx + dy * dy).squareRoot())
+                    let distance = Int(clamping: Double(dx * dx + dy * dy).squareRoot())
                     if distance < radius {
                         // Rings and spokes: detail the entropy crop finds.
                         let ring = (distance / 12) % 2 == 0
-                        let spoke = Int((atan2(Double(dy), Double(dx)) + .pi) * 8 / .pi) % 2 == 0
+                        let spoke = Int(clamping: (atan2(Double(dy), Double(dx)) + .pi) * 8 / .pi) % 2 == 0
                         (r, g, b) = ring != spoke ? (250, 200, 40) : (200, 60, 30)
                     }
                     let offset = (y * width + x) * 4
@@ -77,7 +77,7 @@ enum ServeDemoImages {
                     pixels[offset] = star ? 255 : 40
                     pixels[offset + 1] = star ? 255 : 110
                     pixels[offset + 2] = star ? 255 : 220
-                    pixels[offset + 3] = UInt8(edge * 255)
+                    pixels[offset + 3] = UInt8(clamping: edge * 255)
                 }
             }
         }

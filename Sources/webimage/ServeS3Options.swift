@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WebImage
 import WebImageServer
 
 /// `webimage serve`'s S3 tier flags, each also a `WEBIMAGE_S3_*` variable; the keys come from
@@ -52,7 +53,7 @@ struct ServeS3Options: ParsableArguments {
             guard seconds.isFinite, seconds > 0, seconds <= 600 else {
                 throw CommandFailure("--s3-timeout must be a positive number of seconds")
             }
-            configuration.requestTimeout = .milliseconds(Int64(seconds * 1000))
+            configuration.requestTimeout = .milliseconds(Int64(clamping: seconds * 1000))
             configuration.connectTimeout = min(configuration.connectTimeout, configuration.requestTimeout)
         }
         return configuration

@@ -42,7 +42,14 @@ struct TransformOptions: ParsableArguments {
 
     /// The flags as one pipeline in the contract's order — resize, crop, round corner, rotate,
     /// flip, tint, blur — or nil when no transform flag is given.
-    func makeTransformer() -> ImagePipelineTransformer? {
+    /// Values the parser takes but the library refuses (a blur above
+    /// ``ImageBlurTransformer/maximumRadius``) fail here, before any image is read, with one
+    /// message naming the flag.
+    func makeTransformer() throws -> ImagePipelineTransformer? {
+        if let blur, blur.value > ImageBlurTransformer.maximumRadius {
+            throw CommandFailure(
+                "--blur must be at most \(Int(clamping: ImageBlurTransformer.maximumRadius)) pixels, got \(blur.value)")
+        }
         var steps: [any ImageTransforming] = []
         if let resize { steps.append(ImageResizingTransformer(size: resize, scaleMode: mode?.scaleMode ?? .fill)) }
         if let crop { steps.append(crop.transformer) }

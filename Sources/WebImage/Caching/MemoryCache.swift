@@ -24,7 +24,7 @@ public final class MemoryCache: MemoryCaching {
             // A fraction outside (0, 1] (or NaN) disables the per-entry cap, but an entry can never
             // exceed the whole limit.
             guard entryFraction > 0, entryFraction < 1 else { return costLimit }
-            return Int(Double(costLimit) * entryFraction)
+            return Int(clamping: Double(costLimit) * entryFraction)
         }
 
         /// Evicts least recently used entries until both limits hold, collecting them in `released`.

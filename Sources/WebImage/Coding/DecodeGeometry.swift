@@ -16,9 +16,11 @@ enum DecodeGeometry {
             let pixelRatio = Double(size.width) / Double(size.height)
             let boxRatio = Double(box.width) / Double(box.height)
             if pixelRatio > boxRatio {
-                result = PixelSize(width: box.width, height: Int((Double(box.width) / pixelRatio).rounded(.up)))
+                result = PixelSize(
+                    width: box.width, height: Int(clamping: Double(box.width) / pixelRatio, rounding: .up))
             } else {
-                result = PixelSize(width: Int((Double(box.height) * pixelRatio).rounded(.up)), height: box.height)
+                result = PixelSize(
+                    width: Int(clamping: Double(box.height) * pixelRatio, rounding: .up), height: box.height)
             }
         } else {
             result = box
@@ -37,7 +39,9 @@ enum DecodeGeometry {
         let ratio = Double(size.height) / Double(size.width)
         let width = (pixelsPerFrame / ratio).squareRoot()
         let height = width * ratio
-        return PixelSize(width: max(1, Int(width.rounded(.down))), height: max(1, Int(height.rounded(.down))))
+        return PixelSize(
+            width: max(1, Int(clamping: width, rounding: .down)), height: max(1, Int(clamping: height, rounding: .down))
+        )
     }
 
     /// The size to decode an image of `storedSize` (as stored, before `orientation`) at, or nil for

@@ -77,8 +77,14 @@ public struct ImageDecodeOptions: Sendable, Equatable {
 
 /// How to encode (SDWebImage's `SDImageCoderEncode…` options).
 public struct ImageEncodeOptions: Sendable, Equatable {
-    /// 0…1; SDWebImage's default is 1 (best quality). Ignored by lossless formats.
+    /// 0…1; SDWebImage's default is 1 (best quality). Ignored by lossless formats. Values
+    /// outside 0…1 are clamped to it, and NaN is 1 (see ``effectiveQuality``).
     public var compressionQuality: Double = 1
+
+    /// ``compressionQuality`` as the encoders use it: within 0…1, NaN read as 1.
+    public var effectiveQuality: Double { Self.effectiveQuality(compressionQuality) }
+
+    static func effectiveQuality(_ quality: Double) -> Double { quality.isNaN ? 1 : quality.clamped(to: 0...1) }
     /// Scale down (keeping the aspect ratio) to fit in this size before encoding; 0×0 = off.
     public var maxPixelSize: PixelSize = .zero
     /// Search the quality for the largest output not above this many bytes (replaces

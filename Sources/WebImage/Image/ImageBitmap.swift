@@ -37,21 +37,24 @@ public struct ImageBitmap: Sendable, Equatable {
         guard width > 0, height > 0 else {
             throw .invalidArgument("bitmap size \(width)x\(height) must be positive")
         }
-        guard pixels.count == width * height * 4 else {
-            throw .invalidArgument(
-                "bitmap \(width)x\(height) needs \(width * height * 4) bytes, got \(pixels.count)")
+        guard let needed = Self.byteCount(width: width, height: height), pixels.count == needed else {
+            throw .invalidArgument("bitmap \(width)x\(height) does not match the \(pixels.count) bytes given")
         }
         self.width = width
         self.height = height
         self.storage = pixels
     }
 
-    /// A bitmap filled with one colour.
+    /// A bitmap filled with one colour, for sizes the caller has checked: both sides must be
+    /// positive and the byte count must fit an `Int`, or this traps. For a size from outside, use
+    /// ``init(size:fill:)``, which throws instead.
     public init(width: Int, height: Int, fill: RGBA8) {
-        precondition(width > 0 && height > 0, "bitmap size must be positive")
+        guard let count = Self.byteCount(width: width, height: height) else {
+            preconditionFailure("bitmap size \(width)x\(height) must be positive and fit in memory")
+        }
         self.width = width
         self.height = height
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        var pixels = [UInt8](repeating: 0, count: count)
         if fill != .clear {
             pixels.withUnsafeMutableBufferPointer { buffer in
                 for i in stride(from: 0, to: buffer.count, by: 4) {
@@ -63,6 +66,23 @@ public struct ImageBitmap: Sendable, Equatable {
             }
         }
         self.storage = pixels
+    }
+
+    /// A bitmap of `size` filled with one colour. Throws
+    /// ``WebImageError/invalidArgument(_:underlying:)`` unless both sides are positive, and
+    /// ``WebImageError/imageTooLarge(width:height:limit:)`` above
+    /// ``ImageDecodeOptions/defaultMaxPixelCount`` pixels, before allocating anything.
+    public init(size: PixelSize, fill: RGBA8) throws(WebImageError) {
+        try TransformSupport.checkResultSize(size, "bitmap")
+        self.init(width: size.width, height: size.height, fill: fill)
+    }
+
+    /// `width × height × 4`, or nil when a side is not positive or the product overflows.
+    static func byteCount(width: Int, height: Int) -> Int? {
+        guard width > 0, height > 0 else { return nil }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        let (bytes, overflowBytes) = pixels.multipliedReportingOverflow(by: 4)
+        return overflow || overflowBytes ? nil : bytes
     }
 
     /// Lets a decoder write straight into the bitmap's storage (no intermediate copy).
@@ -81,10 +101,11 @@ public struct ImageBitmap: Sendable, Equatable {
         width: Int, height: Int, pool: PixelBufferPool,
         initializingWith body: (UnsafeMutableBufferPointer<UInt8>) throws(Failure) -> Void
     ) throws(Failure) {
-        precondition(width > 0 && height > 0, "bitmap size must be positive")
+        guard let count = Self.byteCount(width: width, height: height) else {
+            preconditionFailure("bitmap size \(width)x\(height) must be positive and fit in memory")
+        }
         self.width = width
         self.height = height
-        let count = width * height * 4
         storage = try pool.pixels(count: count, writtenBy: body)
         if count >= PixelBufferPool.minimumByteCount { recycler = PixelRecycler(storage, pool: pool) }
     }

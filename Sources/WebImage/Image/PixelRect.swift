@@ -40,3 +40,19 @@ extension ImageBitmap {
         }
     }
 }
+
+extension PixelRect {
+    /// A rectangle from floating-point coordinates, each rounded by `rule`. Throws
+    /// ``WebImageError/invalidArgument(_:underlying:)`` when a value is NaN or infinite, when `x`
+    /// or `y` lies outside ±``PixelSize/maximumSide``, or when a side is negative or above it.
+    public init(
+        x: Double, y: Double, width: Double, height: Double,
+        rounding rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero
+    ) throws(WebImageError) {
+        let limit = PixelSize.maximumSide
+        let size = try PixelSize(width: width, height: height, rounding: rule)
+        self.init(
+            x: try PixelSize.side(x, rule, "x", in: -limit...limit),
+            y: try PixelSize.side(y, rule, "y", in: -limit...limit), width: size.width, height: size.height)
+    }
+}

@@ -23,15 +23,16 @@ extension AnimatedImagePlayer {
 
     /// SDWebImage's budget for buffered frames: the smaller of 20 % of physical memory and 60 %
     /// of the memory available now, and here also at most what one memory-cache entry may cost
-    /// (`memoryCacheEntryLimit`, by default the default cache's: 10 % of its limit), since a
+    /// (`memoryCacheEntryLimit`; nil: the default cache's, 10 % of its limit), since a
     /// playing animation should not hold more than the cache would keep for one image.
-    public static func defaultMaxBufferSize(
-        memoryCacheEntryLimit: Int = Int(
-            Double(ImageCacheConfig.defaultMaxMemoryCost) * ImageCacheConfig().maxMemoryEntryFraction)
-    ) -> Int {
+    public static func defaultMaxBufferSize(memoryCacheEntryLimit: Int? = nil) -> Int {
+        let entryLimit =
+            memoryCacheEntryLimit
+            ?? Int(
+                clamping: Double(ImageCacheConfig.defaultMaxMemoryCost) * ImageCacheConfig().maxMemoryEntryFraction)
         let physical = Int(clamping: ProcessInfo.processInfo.physicalMemory)
         let available = availableMemory() ?? physical
-        return max(0, min(physical / 5, available / 5 * 3, memoryCacheEntryLimit))
+        return max(0, min(physical / 5, available / 5 * 3, entryLimit))
     }
 
     /// `MemAvailable` from `/proc/meminfo`, in bytes.
@@ -75,8 +76,7 @@ extension Duration {
 
     /// The first whole nanosecond at or after `seconds`.
     static func playbackDeadline(_ seconds: Double) -> Duration {
-        let nanoseconds = (seconds * 1e9).rounded(.up)
-        guard nanoseconds < 9e18 else { return .seconds(Int64(9e9)) }
-        return .nanoseconds(Int64(nanoseconds))
+        // At most about 285 years, so that adding it to a clock reading cannot overflow; NaN is 0.
+        .nanoseconds(Int64(clamping: (seconds * 1e9).clamped(to: -9e18...9e18), rounding: .up))
     }
 }

@@ -91,7 +91,7 @@ struct PlaybackTimeline: Sendable {
             wraps = (total / length).rounded(.up) - 1
             offset = total - wraps * length
         }
-        let passes = Int(min(max(wraps, -Double(Int32.max)), Double(Int32.max)))
+        let passes = Int(Int32(clamping: wraps))
         let loops = anchor.loops + abs(passes)
         if loopLimit > 0, loops >= loopLimit {
             // The last step of the last loop, numbered as it was when it showed.

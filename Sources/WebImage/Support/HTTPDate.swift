@@ -21,7 +21,8 @@ package enum HTTPDate {
 
     /// `date` in the IMF-fixdate form (`Sun, 06 Nov 1994 08:49:37 GMT`), whole seconds.
     package static func format(_ date: Date) -> String {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        // Clamped to ±10^12 s (beyond year 30,000), so that the calendar arithmetic below cannot overflow.
+        let seconds = Int(clamping: date.timeIntervalSince1970.clamped(to: -1e12...1e12), rounding: .down)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         // Howard Hinnant's civil-from-days.

@@ -43,14 +43,14 @@ struct ResamplingContributions: Sendable {
         let scale = Double(inputCount) / Double(outputCount)
         let filterScale = max(scale, 1)
         let radius = filter.support * filterScale
-        let maxCount = Int(radius.rounded(.up)) * 2 + 1
+        let maxCount = Int(clamping: radius, rounding: .up) * 2 + 1
         var starts = [Int](repeating: 0, count: outputCount)
         var counts = [Int](repeating: 0, count: outputCount)
         var weights = [Float](repeating: 0, count: outputCount * maxCount)
         for out in 0..<outputCount {
             let center = (Double(out) + 0.5) * scale
-            let first = max(0, Int((center - radius).rounded(.down)))
-            let last = min(inputCount, Int((center + radius).rounded(.up)))
+            let first = max(0, Int(clamping: center - radius, rounding: .down))
+            let last = min(inputCount, Int(clamping: center + radius, rounding: .up))
             var total = 0.0
             var local = [Double](repeating: 0, count: max(0, last - first))
             for i in first..<last {
@@ -64,7 +64,7 @@ struct ResamplingContributions: Sendable {
             while lo < hi, local[lo] == 0 { lo += 1 }
             while hi > lo, local[hi - 1] == 0 { hi -= 1 }
             if lo == hi || total == 0 {
-                let nearest = min(inputCount - 1, max(0, Int(center)))
+                let nearest = min(inputCount - 1, max(0, Int(clamping: center)))
                 starts[out] = nearest
                 counts[out] = 1
                 weights[out * maxCount] = 1
@@ -106,13 +106,13 @@ extension ImageBitmap {
     /// into this pass), then that one row is resampled horizontally, so no intermediate image
     /// exists. With `usesMultipleCores` (the default) a source of a megapixel or more is split
     /// into bands of output rows run with `DispatchQueue.concurrentPerform`; the pixels are the
-    /// same either way.
+    /// same either way. A size that is not positive throws
+    /// ``WebImageError/invalidArgument(_:underlying:)``, one above
+    /// ``ImageDecodeOptions/defaultMaxPixelCount`` pixels ``WebImageError/imageTooLarge(width:height:limit:)``.
     public func resampled(
         to size: PixelSize, filter: ResamplingFilter = .lanczos3, usesMultipleCores: Bool = true
     ) throws(WebImageError) -> ImageBitmap {
-        guard size.isPositive else {
-            throw .invalidArgument("resample target \(size) must be positive")
-        }
+        try TransformSupport.checkResultSize(size, "resample")
         if size == self.size { return self }
         let horizontal = ResamplingContributions(inputCount: width, outputCount: size.width, filter: filter)
         let vertical = ResamplingContributions(inputCount: height, outputCount: size.height, filter: filter)
@@ -130,9 +130,6 @@ extension ImageBitmap {
 
     @inline(__always)
     static func clampByte(_ value: Float) -> UInt8 {
-        let rounded = value.rounded()
-        if rounded <= 0 { return 0 }
-        if rounded >= 255 { return 255 }
-        return UInt8(rounded)
+        UInt8(clamping: value, rounding: .toNearestOrAwayFromZero)
     }
 }

@@ -121,7 +121,9 @@ public struct TerminalImageRenderer: Sendable {
     }
 
     private func scaled(_ value: Int, by numerator: Int, over denominator: Int) -> Int {
-        max(1, Int((Double(value) * Double(numerator) / Double(denominator)).rounded()))
+        max(
+            1,
+            Int(clamping: Double(value) * Double(numerator) / Double(denominator), rounding: .toNearestOrAwayFromZero))
     }
 }
 

@@ -15,7 +15,7 @@ struct ExtendedBox: Equatable {
     init(sigma: Double, passes: Int) {
         let variance = sigma * sigma / Double(passes)
         // The widest plain box (2r + 1 ones, variance r(r + 1) / 3) that does not exceed it.
-        let r = max(0, Int((((12 * variance + 1).squareRoot() - 1) / 2).rounded(.down)))
+        let r = max(0, Int(clamping: ((12 * variance + 1).squareRoot() - 1) / 2, rounding: .down))
         let inner = Double(2 * r + 1)
         let outer = Double((r + 1) * (r + 1))
         // Variance of the extended box = (r(r+1)(2r+1)/3 + 2a(r+1)²) / (2r + 1 + 2a); solved for a.
@@ -87,7 +87,7 @@ extension ImageBitmap {
     /// the conversion back to bytes a third of the blur's time).
     @inline(__always)
     static func roundedByte(_ value: Float) -> UInt8 {
-        UInt8(truncatingIfNeeded: Int32(min(max(value, 0), 255) + 0.5))
+        UInt8(clamping: value + 0.5)
     }
 }
 

@@ -15,14 +15,22 @@ import Foundation
 /// Images of 256 K pixels or more are split into bands of rows (then columns) that run on
 /// several cores with `DispatchQueue.concurrentPerform`; the pixels are the same either way.
 public struct ImageBlurTransformer: ImageTransforming {
-    /// The standard deviation σ of the Gaussian, in pixels. 0 leaves the image unchanged.
+    /// The largest ``radius`` accepted, in pixels. A Gaussian this wide already flattens any
+    /// image a decoder will produce into its mean, and the blur's scratch memory grows with the
+    /// radius, so larger values are refused rather than worked on.
+    public static let maximumRadius: Double = 1000
+
+    /// The standard deviation σ of the Gaussian, in pixels, within 0...``maximumRadius``. 0
+    /// leaves the image unchanged.
     public let radius: Double
     /// Whether a large image may be blurred on several cores at once (the default). Turn it off
     /// where the caller already keeps every core busy; the result is identical.
     public var usesMultipleCores: Bool = true
 
-    /// A blur of standard deviation `radius` pixels. A negative, NaN or infinite radius is
-    /// accepted here and rejected by ``transformedImage(_:forKey:)``, so that keys stay cheap.
+    /// A blur of standard deviation `radius` pixels. A radius outside 0...``maximumRadius``
+    /// (NaN and the infinities included) is accepted here and rejected by
+    /// ``transformedImage(_:forKey:)`` with ``WebImageError/invalidArgument(_:underlying:)``, so
+    /// that keys stay cheap.
     public init(radius: Double) {
         self.radius = radius
     }
@@ -32,8 +40,9 @@ public struct ImageBlurTransformer: ImageTransforming {
     }
 
     public func transformedImage(_ image: Image, forKey key: String) throws(WebImageError) -> Image {
-        guard radius.isFinite, radius >= 0 else {
-            throw .invalidArgument("blur radius \(radius) must be a finite number of at least 0")
+        guard (0...Self.maximumRadius).contains(radius) else {
+            throw .invalidArgument(
+                "blur radius \(radius) must be a number within 0...\(Int(clamping: Self.maximumRadius))")
         }
         var result = image
         result.animation = nil

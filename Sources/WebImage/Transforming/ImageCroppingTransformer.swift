@@ -39,8 +39,7 @@ public struct ImageCroppingTransformer: ImageTransforming {
         guard width > 0, height > 0 else {
             throw .invalidArgument("crop size \(width)x\(height) must be positive")
         }
-        // Clamp in Double first so that no conversion to Int can overflow.
-        func clamped(_ value: Double, _ limit: Int) -> Int { Int(min(max(value, 0), Double(limit))) }
+        func clamped(_ value: Double, _ limit: Int) -> Int { min(max(Int(clamping: value), 0), limit) }
         let left = clamped(x.rounded(.down), imageSize.width)
         let top = clamped(y.rounded(.down), imageSize.height)
         let right = clamped((x + width).rounded(.up), imageSize.width)

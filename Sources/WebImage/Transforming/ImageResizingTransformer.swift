@@ -80,8 +80,8 @@ public struct ImageResizingTransformer: ImageTransforming {
         // needs the fitted size.
         let scale = scaleMode == .aspectFit ? min(sx, sy) : max(sx, sy)
         guard scale < 1 else { return nil }
-        let width = min(sourceSize.width, max(1, Int((Double(sourceSize.width) * scale).rounded(.up))))
-        let height = min(sourceSize.height, max(1, Int((Double(sourceSize.height) * scale).rounded(.up))))
+        let width = min(sourceSize.width, max(1, Int(clamping: Double(sourceSize.width) * scale, rounding: .up)))
+        let height = min(sourceSize.height, max(1, Int(clamping: Double(sourceSize.height) * scale, rounding: .up)))
         let result = PixelSize(width: width, height: height)
         return result == sourceSize ? nil : result
     }
@@ -109,10 +109,14 @@ public struct ImageResizingTransformer: ImageTransforming {
         let targetAspect = Double(target.width) / Double(target.height)
         if sourceAspect > targetAspect {
             // Wider than the target: keep the full height, crop the sides.
-            let width = min(source.width, max(1, Int((Double(source.height) * targetAspect).rounded())))
+            let width = min(
+                source.width,
+                max(1, Int(clamping: Double(source.height) * targetAspect, rounding: .toNearestOrAwayFromZero)))
             return PixelRect(x: (source.width - width) / 2, y: 0, width: width, height: source.height)
         } else {
-            let height = min(source.height, max(1, Int((Double(source.width) / targetAspect).rounded())))
+            let height = min(
+                source.height,
+                max(1, Int(clamping: Double(source.width) / targetAspect, rounding: .toNearestOrAwayFromZero)))
             return PixelRect(x: 0, y: (source.height - height) / 2, width: source.width, height: height)
         }
     }

@@ -34,8 +34,8 @@ public struct ImageRotationTransformer: ImageTransforming {
         let quarterTurns = angle / (Double.pi / 2)
         let nearest = quarterTurns.rounded()
         if abs(quarterTurns - nearest) < 1e-9 {
-            // Reduce to 0...3 counter-clockwise quarter turns without converting a huge Double to Int.
-            let turns = Int(nearest.truncatingRemainder(dividingBy: 4) + 4) % 4
+            // Reduce to 0...3 counter-clockwise quarter turns before converting (the remainder is small).
+            let turns = Int(clamping: nearest.truncatingRemainder(dividingBy: 4) + 4) % 4
             return try rotatedByQuarterTurns(turns, source, image)
         }
         return try rotatedResampling(source, image)
@@ -113,8 +113,8 @@ struct BilinearSampler {
         let fx = x - 0.5
         let fy = y - 0.5
         guard fx > -1, fy > -1, fx < Double(bitmap.width), fy < Double(bitmap.height) else { return .clear }
-        let x0 = Int(fx.rounded(.down))
-        let y0 = Int(fy.rounded(.down))
+        let x0 = Int(clamping: fx, rounding: .down)
+        let y0 = Int(clamping: fy, rounding: .down)
         let tx = fx - Double(x0)
         let ty = fy - Double(y0)
         let top = texel(x0, y0).scaled(by: 1 - tx).adding(texel(x0 + 1, y0).scaled(by: tx))

@@ -35,8 +35,8 @@ struct PremultipliedColor {
         let a8 = (alpha * 255).rounded()
         guard a8 > 0 else { return .clear }
         func channel(_ value: Double) -> UInt8 {
-            UInt8(min(max(value / alpha * 255, 0), 255).rounded())
+            UInt8(clamping: value / alpha * 255, rounding: .toNearestOrAwayFromZero)
         }
-        return RGBA8(r: channel(r), g: channel(g), b: channel(b), a: UInt8(a8))
+        return RGBA8(r: channel(r), g: channel(g), b: channel(b), a: UInt8(clamping: a8))
     }
 }

@@ -19,17 +19,16 @@ enum TransformSupport {
         }
     }
 
-    /// A whole-pixel length from a computed `Double`, refusing NaN, infinities and values that do
-    /// not fit the pixel limit (so the conversion to `Int` can never trap).
+    /// A whole-pixel length from a computed `Double`, refusing NaN, infinities and values above
+    /// the pixel limit.
     static func pixelLength(_ value: Double, _ what: String) throws(WebImageError) -> Int {
         guard value.isFinite else {
             throw .invalidArgument("\(what) must be finite, got \(value)")
         }
         guard value <= Double(maxPixelCount) else {
-            throw .imageTooLarge(
-                width: value > Double(Int.max / 2) ? Int.max : Int(value), height: 1, limit: maxPixelCount)
+            throw .imageTooLarge(width: Int(clamping: value), height: 1, limit: maxPixelCount)
         }
-        return Int(value)
+        return Int(clamping: value)
     }
 
     /// The result of transforming `source` into `bitmap`: upright, marked transformed, with the

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
+import WebImage
 
 /// Builds the Hummingbird application that serves an ``ImageService``.
 public enum ImageServer {

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import WebImage
 
 /// The HTTP front of an ``ImageService`` on Hummingbird: `GET /health`, `GET /metrics`
 /// (Prometheus text), `GET /` (a home page, when given), and every other `GET` path as an

@@ -31,6 +31,14 @@ struct OptionArguments {
         return try number(values[0], atLeast: minimum)
     }
 
+    func singleNumber(in range: ClosedRange<Double>) throws(ServiceError) -> Double {
+        guard values.count == 1 else { throw failure("takes one argument, got \(values.count)") }
+        guard let value = Double(values[0]), range.contains(value) else {
+            throw failure("'\(values[0])' is not a number within \(range.lowerBound)...\(range.upperBound)")
+        }
+        return value
+    }
+
     func singleNumber(above minimum: Double) throws(ServiceError) -> Double {
         guard values.count == 1 else { throw failure("takes one argument, got \(values.count)") }
         return try number(values[0], above: minimum)

@@ -35,8 +35,11 @@ extension ProcessingOptions {
             (["quality", "q"], { o, a throws(ServiceError) in o.quality = try a.single(a.quality) }),
             (["format", "f", "ext"], { o, a throws(ServiceError) in o.format = try a.single(a.format) }),
             (["background", "bg"], { o, a throws(ServiceError) in o.background = try a.background() }),
-            (["blur", "bl"], { o, a throws(ServiceError) in o.blur = try a.singleNumber(atLeast: 0) }),
-            (["sharpen", "sh"], { o, a throws(ServiceError) in o.sharpen = try a.singleNumber(atLeast: 0) }),
+            (["blur", "bl"], { o, a throws(ServiceError) in o.blur = try a.singleNumber(in: Self.filterSigmaRange) }),
+            (
+                ["sharpen", "sh"],
+                { o, a throws(ServiceError) in o.sharpen = try a.singleNumber(in: Self.filterSigmaRange) }
+            ),
             (["rotate", "rot"], { o, a throws(ServiceError) in o.rotate = try a.single(a.rightAngle) }),
             (["auto_rotate", "ar"], { o, a throws(ServiceError) in o.autoRotate = try a.single(a.boolean) }),
             (["strip_metadata", "sm"], { o, a throws(ServiceError) in o.stripMetadata = try a.single(a.boolean) }),
@@ -64,6 +67,11 @@ extension ProcessingOptions {
         }
         return parsers
     }()
+
+    /// The sigmas `blur` and `sharpen` accept, in pixels. imgproxy accepts any number of at least
+    /// 0; here a sigma above the library's ``ImageBlurTransformer/maximumRadius`` (or not finite)
+    /// is a 400, since the blur refuses it.
+    static let filterSigmaRange = 0...ImageBlurTransformer.maximumRadius
 
     /// `rs:type:width:height:enlarge:extend…`: every argument optional (empty keeps the default).
     private mutating func applyResize(_ arguments: OptionArguments) throws(ServiceError) {

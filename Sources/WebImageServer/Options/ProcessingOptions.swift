@@ -23,7 +23,9 @@ public struct ProcessingOptions: Sendable, Equatable {
     /// Where a crop is taken from, or where an extended image sits.
     public enum Gravity: Sendable, Equatable {
         /// An edge, a corner or the centre, moved inward by an offset: pixels when its magnitude
-        /// is 1 or more (times the DPR), else a fraction of the image's side.
+        /// is 1 or more (times the DPR), else a fraction of the image's side. Offsets are any
+        /// finite number; one that would move the region off the image puts it against the far
+        /// edge, as imgproxy does.
         case anchored(Anchor, x: Double, y: Double)
         /// The point at fractions `x`, `y` of the image (0…1) becomes the centre of the crop.
         case focusPoint(x: Double, y: Double)
@@ -47,7 +49,8 @@ public struct ProcessingOptions: Sendable, Equatable {
     }
 
     /// A crop of the source before resizing: each side in pixels (1 or more), as a fraction of
-    /// the source (below 1), or the whole side (0).
+    /// the source (below 1), or the whole side (0). Sides are finite and at least 0; one larger
+    /// than the source takes the whole side, as imgproxy does.
     public struct Crop: Sendable, Equatable {
         public var width: Double
         public var height: Double
@@ -61,11 +64,13 @@ public struct ProcessingOptions: Sendable, Equatable {
     }
 
     public var resizingType: ResizingType = .fit
-    /// Target width in pixels before ``dpr``; 0 means derived from the height and the aspect ratio.
+    /// Target width in pixels before ``dpr``, 0 or more; 0 means derived from the height and the
+    /// aspect ratio.
     public var width = 0
-    /// Target height in pixels before ``dpr``; 0 means derived from the width and the aspect ratio.
+    /// Target height in pixels before ``dpr``, 0 or more; 0 means derived from the width and the
+    /// aspect ratio.
     public var height = 0
-    /// Multiplies the target size and pixel offsets (`dpr:2` for a 2x screen).
+    /// Multiplies the target size and pixel offsets (`dpr:2` for a 2x screen); finite and above 0.
     public var dpr: Double = 1
     /// Allow the result to be larger than the source.
     public var enlarge = false
@@ -80,9 +85,9 @@ public struct ProcessingOptions: Sendable, Equatable {
     /// Flatten transparency onto this colour (nil: keep alpha where the format has it; JPEG
     /// composites onto white).
     public var background: RGBA8?
-    /// Gaussian blur sigma in pixels; 0 is off.
+    /// Gaussian blur sigma in pixels, 0…1000 (``ImageBlurTransformer/maximumRadius``); 0 is off.
     public var blur: Double = 0
-    /// Unsharp-mask sigma in pixels; 0 is off.
+    /// Unsharp-mask sigma in pixels, 0…1000; 0 is off.
     public var sharpen: Double = 0
     /// A multiple of 90 degrees, clockwise.
     public var rotate = 0
@@ -103,7 +108,8 @@ public struct ProcessingOptions: Sendable, Equatable {
     public var filename: String?
     /// `Content-Disposition: attachment` rather than `inline`.
     public var returnAttachment = false
-    /// Ours: round the corners by this radius in pixels (the library's round-corner transformer).
+    /// Ours: round the corners by this radius in pixels, finite and at least 0 (the library's
+    /// round-corner transformer, which clamps it to half the shorter side).
     public var cornerRadius: Double = 0
     /// Ours: tint with this colour (the library's tint transformer).
     public var tint: RGBA8?

@@ -44,9 +44,10 @@ enum GravityPlacement {
         abs(value) >= 1 ? value * scale : value * Double(side)
     }
 
-    /// Within 0…spare (or spare…0 when the region is larger, as when extending).
+    /// Within 0…spare (or spare…0 when the region is larger, as when extending). An offset too
+    /// large for any image (an infinite product included) lands on the far edge; NaN on the near one.
     private static func clamp(_ value: Double, spare: Int) -> Int {
-        let rounded = value.isFinite ? Int(value.rounded(.down)) : 0
+        let rounded = Int(clamping: value, rounding: .down)
         return spare >= 0 ? min(max(rounded, 0), spare) : max(min(rounded, 0), spare)
     }
 }

@@ -61,8 +61,12 @@ struct ImageProcessor: ImageTransforming {
         let fx = Double(bitmap.width) / Double(plan.rotatedSource.width)
         let fy = Double(bitmap.height) / Double(plan.rotatedSource.height)
         let size = PixelSize(
-            width: min(bitmap.width, max(1, Int((Double(plan.cropSize.width) * fx).rounded()))),
-            height: min(bitmap.height, max(1, Int((Double(plan.cropSize.height) * fy).rounded()))))
+            width: min(
+                bitmap.width,
+                max(1, Int(clamping: Double(plan.cropSize.width) * fx, rounding: .toNearestOrAwayFromZero))),
+            height: min(
+                bitmap.height,
+                max(1, Int(clamping: Double(plan.cropSize.height) * fy, rounding: .toNearestOrAwayFromZero))))
         let origin = GravityPlacement.origin(
             of: size, in: bitmap.size, gravity: options.crop?.gravity ?? options.gravity, pixelScale: fx,
             bitmap: bitmap)

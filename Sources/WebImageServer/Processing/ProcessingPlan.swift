@@ -34,8 +34,8 @@ package struct ProcessingPlan: Equatable {
             height: Self.pixels(Double(options.height) * options.dpr))
         (scaleX, scaleY) = Self.scale(crop: cropSize, box: box, options: options)
         scaledSize = PixelSize(
-            width: max(1, Int((Double(cropSize.width) * scaleX).rounded())),
-            height: max(1, Int((Double(cropSize.height) * scaleY).rounded())))
+            width: max(1, Self.pixels(Double(cropSize.width) * scaleX)),
+            height: max(1, Self.pixels(Double(cropSize.height) * scaleY)))
         resultSize = Self.resultSize(scaled: scaledSize, box: box, options: options)
         let extended = extendedSize(options)
         guard extended.pixelCount <= Self.maxResultPixels, scaledSize.pixelCount <= Self.maxResultPixels else {
@@ -55,13 +55,15 @@ package struct ProcessingPlan: Equatable {
     package func decodeSize(turned: Bool) -> PixelSize? {
         let scale = max(scaleX, scaleY)
         guard scale < 1 else { return nil }
-        let width = Int((Double(rotatedSource.width) * scale).rounded(.up))
-        let height = Int((Double(rotatedSource.height) * scale).rounded(.up))
+        let width = Int(clamping: Double(rotatedSource.width) * scale, rounding: .up)
+        let height = Int(clamping: Double(rotatedSource.height) * scale, rounding: .up)
         return turned ? PixelSize(width: height, height: width) : PixelSize(width: width, height: height)
     }
 
+    /// A computed length in whole pixels, rounded half away from zero and saturated to
+    /// 0...`Int32.max` (NaN is 0), so that no size product can overflow and the pixel limit refuses it.
     private static func pixels(_ value: Double) -> Int {
-        value.isFinite ? Int(min(value.rounded(), Double(Int32.max))) : 0
+        Int(clamping: value.clamped(to: 0...Double(Int32.max)), rounding: .toNearestOrAwayFromZero)
     }
 
     /// imgproxy's crop lengths: 0 the whole side, 1 or more pixels, below 1 a fraction (at least 1 px).
@@ -69,8 +71,8 @@ package struct ProcessingPlan: Equatable {
         guard let crop else { return source }
         func length(_ value: Double, _ full: Int) -> Int {
             if value == 0 { return full }
-            if value >= 1 { return min(Int(value), full) }
-            return max(1, Int(value * Double(full)))
+            if value >= 1 { return min(Int(clamping: value), full) }
+            return max(1, Int(clamping: value * Double(full)))
         }
         return PixelSize(width: length(crop.width, source.width), height: length(crop.height, source.height))
     }
@@ -117,10 +119,10 @@ package struct ProcessingPlan: Equatable {
             let ratio = Double(box.width) / Double(box.height)
             if Double(scaled.width) / Double(scaled.height) > ratio {
                 height = scaled.height
-                width = max(1, Int((Double(height) * ratio).rounded()))
+                width = max(1, pixels(Double(height) * ratio))
             } else {
                 width = scaled.width
-                height = max(1, Int((Double(width) / ratio).rounded()))
+                height = max(1, pixels(Double(width) / ratio))
             }
         }
         return PixelSize(width: width, height: height)

@@ -3,11 +3,16 @@ import WebImage
 
 /// Source bytes to result bytes: read the header, plan, then either pass the source through
 /// (nothing to change) or decode no larger than the plan needs, process every frame, encode.
-struct ResultProducer {
+package struct ResultProducer {
     let configuration: ServiceConfiguration
     let options: ProcessingOptions
 
-    func produce(from data: Data, format requested: ImageFormat?) throws(ServiceError) -> ProcessedResult {
+    package init(configuration: ServiceConfiguration, options: ProcessingOptions) {
+        self.configuration = configuration
+        self.options = options
+    }
+
+    package func produce(from data: Data, format requested: ImageFormat?) throws(ServiceError) -> ProcessedResult {
         do {
             let coders = ImageCodersManager.shared
             let info = try coders.imageInfo(for: data)

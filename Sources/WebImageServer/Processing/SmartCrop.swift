@@ -12,8 +12,8 @@ enum SmartCrop {
         guard spareX > 0 || spareY > 0 else { return (0, 0) }
         let luma = LumaGrid(bitmap, maxSide: 256)
         let step = Double(luma.step)
-        let wantWidth = max(1, Int((Double(size.width) / step).rounded()))
-        let wantHeight = max(1, Int((Double(size.height) / step).rounded()))
+        let wantWidth = max(1, Int(clamping: Double(size.width) / step, rounding: .toNearestOrAwayFromZero))
+        let wantHeight = max(1, Int(clamping: Double(size.height) / step, rounding: .toNearestOrAwayFromZero))
         var window = (left: 0, top: 0, right: luma.width, bottom: luma.height)
         while window.right - window.left > wantWidth {
             let band = max(1, min(window.right - window.left - wantWidth, wantWidth / 8))
@@ -27,8 +27,10 @@ enum SmartCrop {
             let trailing = luma.entropy(x: window.left..<window.right, y: (window.bottom - band)..<window.bottom)
             if leading < trailing { window.top += band } else { window.bottom -= band }
         }
-        let x = min(max(Int((Double(window.left) * step).rounded()), 0), max(spareX, 0))
-        let y = min(max(Int((Double(window.top) * step).rounded()), 0), max(spareY, 0))
+        let x = min(
+            max(Int(clamping: Double(window.left) * step, rounding: .toNearestOrAwayFromZero), 0), max(spareX, 0))
+        let y = min(
+            max(Int(clamping: Double(window.top) * step, rounding: .toNearestOrAwayFromZero), 0), max(spareY, 0))
         return (x, y)
     }
 }

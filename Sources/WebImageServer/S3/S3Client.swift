@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import NIOCore
 import NIOHTTP1
+import WebImage
 
 /// GET, HEAD, PUT and DELETE of whole objects on an S3-compatible service, signed with
 /// Signature Version 4, path-style, each bounded by the configuration's timeouts and size limit.

@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 
 /// Where and how the service keeps results (and optionally sources) in S3, as a second tier
 /// behind its local disk cache.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import WebImage
 
 /// The keys an S3 request is signed with: `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` and,
 /// for temporary credentials, `AWS_SESSION_TOKEN`.

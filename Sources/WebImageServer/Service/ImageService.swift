@@ -58,7 +58,7 @@ public final class ImageService: Sendable {
         let timeout = configuration.queueTimeout.isFinite ? max(0, configuration.queueTimeout) : 10
         gate = ProcessingGate(
             slots: configuration.workers, queueLimit: configuration.queueLimit,
-            timeout: .milliseconds(Int64(min(timeout, 86_400) * 1000)))
+            timeout: .milliseconds(Int64(clamping: min(timeout, 86_400) * 1000)))
     }
 
     /// The response to `request`; every failure is an error response, never a thrown error.
@@ -116,7 +116,7 @@ public final class ImageService: Sendable {
         if let ext = path.formatExtension, !ext.isEmpty {
             options.format = try OptionArguments(name: "extension", values: [ext]).format(ext)
         }
-        if let expires = options.expires, expires > 0, expires < Int(Date().timeIntervalSince1970) {
+        if let expires = options.expires, expires > 0, expires < Int(clamping: Date().timeIntervalSince1970) {
             throw .notFound("the URL expired")
         }
         let source = try SourcePolicy(configuration: configuration).url(for: path.source)

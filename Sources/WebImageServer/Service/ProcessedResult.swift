@@ -3,9 +3,9 @@ import Foundation
 import WebImage
 
 /// One processed image ready to send, or the error its run ended in.
-struct ProcessedResult: Sendable {
-    var data: Data
-    var contentType: String
+package struct ProcessedResult: Sendable {
+    package var data: Data
+    package var contentType: String
     /// A strong validator: a digest of the bytes, so the same result always has the same ETag.
     var etag: String
     /// When the result was made (its `Last-Modified`).

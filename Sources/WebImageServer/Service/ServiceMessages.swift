@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 
 /// What the service needs from an HTTP request: the raw path and the headers it reads.
 public struct ServiceRequest: Sendable {

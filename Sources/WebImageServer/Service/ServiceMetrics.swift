@@ -1,5 +1,6 @@
 import Foundation
 import Prometheus
+import WebImage
 
 /// What `GET /metrics` reports, in Prometheus text: requests by status, their durations, those
 /// in flight, the processing queue, cache hits by tier, source bytes fetched, processing time,

@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 
 /// Which source URLs the service fetches: http and https with a host, and, when prefixes are
 /// configured, only those starting with one of them.

@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 
 /// A request path in imgproxy's format, split into its parts:
 /// `/{signature}/{options}/plain/{percent-encoded source}[@{ext}]` or

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import WebImage
 
 /// imgproxy's URL signatures: base64url, without padding, of HMAC-SHA256(key, salt ‖ path),
 /// where the path is everything after the signature segment, leading `/` included.

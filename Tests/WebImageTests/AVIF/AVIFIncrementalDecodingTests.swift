@@ -56,7 +56,7 @@ struct AVIFIncrementalDecodingTests {
         let data = try S.data("photo")
         let decoder = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
         for fraction in [0.1, 0.25, 0.5, 0.99] {
-            decoder.update(data.prefix(Int(Double(data.count) * fraction)), isFinal: false)
+            decoder.update(data.prefix(Int(clamping: Double(data.count) * fraction)), isFinal: false)
             #expect(try decoder.currentImage() == nil, "\(fraction)")
         }
         decoder.update(data, isFinal: false)

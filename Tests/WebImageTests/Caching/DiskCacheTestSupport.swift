@@ -32,7 +32,7 @@ func diskCacheTestBytes(_ count: Int, seed: UInt64) -> Data {
 func setDiskCacheFileTimes(_ path: String, access: TimeInterval?, modification: TimeInterval?) {
     func spec(_ time: TimeInterval?) -> timespec {
         guard let time else { return timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2) }  // UTIME_OMIT
-        return timespec(tv_sec: Int(time), tv_nsec: Int((time - time.rounded(.down)) * 1e9))
+        return timespec(tv_sec: Int(clamping: time), tv_nsec: Int(clamping: (time - time.rounded(.down)) * 1e9))
     }
     let times = [spec(access), spec(modification)]
     precondition(utimensat(AT_FDCWD, path, times, 0) == 0, "utimensat \(path)")

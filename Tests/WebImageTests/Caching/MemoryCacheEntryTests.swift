@@ -24,7 +24,7 @@ struct MemoryCacheEntryTests {
         let cache = MemoryCache()
         #expect(cache.costLimit == ImageCacheConfig.defaultMaxMemoryCost)
         #expect(cache.countLimit == 0)
-        #expect(cache.maxEntryCost == Int(Double(ImageCacheConfig.defaultMaxMemoryCost) * 0.1))
+        #expect(cache.maxEntryCost == Int(clamping: Double(ImageCacheConfig.defaultMaxMemoryCost) * 0.1))
     }
 
     @Test("setting an existing key replaces the image and updates the total cost")

@@ -104,7 +104,7 @@ struct JPEGBadInputTests {
     func truncatedDataThrowsSayingSo(name: String) throws {
         let data = try JPEGFixture.data(name)
         for fraction in [0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 0.98] {
-            let cut = data.prefix(Int(Double(data.count) * fraction))
+            let cut = data.prefix(Int(clamping: Double(data.count) * fraction))
             let error = webImageError { _ = try JPEGCoder().decode(cut, options: .init()) }
             #expect(error?.isBadImageData == true, "\(name) at \(fraction): \(String(describing: error))")
             #expect(

@@ -66,7 +66,7 @@ struct JPEGIncrementalTests {
     func partialBaselineRowsAreOpaqueAboveAndClearBelowOneBoundary(fraction: Double) throws {
         let data = try JPEGFixture.data("photo_800x600.jpg")
         let decoder = JPEGCoder().makeIncrementalDecoder(options: .init())
-        decoder.update(data.prefix(Int(Double(data.count) * fraction)), isFinal: false)
+        decoder.update(data.prefix(Int(clamping: Double(data.count) * fraction)), isFinal: false)
         let bitmap = try #require(try decoder.currentImage()).bitmap
         let rowAlphas = (0..<bitmap.height).map { y in Set((0..<bitmap.width).map { bitmap[$0, y].a }) }
         let boundary = try #require(rowAlphas.firstIndex(of: [0]))

@@ -14,7 +14,7 @@ struct JPEGXLIncrementalDecodingTests {
     func partial(_ data: Data, _ fraction: Double, options: ImageDecodeOptions = ImageDecodeOptions()) throws -> Image?
     {
         let decoder = coder.makeIncrementalDecoder(options: options)
-        decoder.update(data.prefix(Int(Double(data.count) * fraction)), isFinal: false)
+        decoder.update(data.prefix(Int(clamping: Double(data.count) * fraction)), isFinal: false)
         return try decoder.currentImage()
     }
 

@@ -63,7 +63,7 @@ struct AnimatedImagePlayerBufferTests {
     @Test func theDefaultBudgetIsBoundedByMemoryAndTheCachesEntryLimit() {
         let byDefault = AnimatedImagePlayer.defaultMaxBufferSize()
         #expect(byDefault > 0)
-        #expect(byDefault <= Int(Double(ImageCacheConfig.defaultMaxMemoryCost) * 0.1))
+        #expect(byDefault <= Int(clamping: Double(ImageCacheConfig.defaultMaxMemoryCost) * 0.1))
         #expect(byDefault <= Int(ProcessInfo.processInfo.physicalMemory / 5))
         #expect(AnimatedImagePlayer.defaultMaxBufferSize(memoryCacheEntryLimit: 12_345) == 12_345)
         let provider = CountingFrameProvider(durations: [0.1, 0.1], width: 100, height: 100)

@@ -137,5 +137,7 @@ func playToEnd(_ player: AnimatedImagePlayer, on clock: ManualPlaybackClock) asy
 
 extension Duration {
     /// `seconds` as a duration, to the nanosecond.
-    static func at(_ seconds: Double) -> Duration { .nanoseconds(Int64((seconds * 1e9).rounded())) }
+    static func at(_ seconds: Double) -> Duration {
+        .nanoseconds(Int64(clamping: seconds * 1e9, rounding: .toNearestOrAwayFromZero))
+    }
 }

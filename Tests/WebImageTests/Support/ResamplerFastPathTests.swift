@@ -134,9 +134,9 @@ struct ResamplerFastPathTests {
                 }
                 let o = (y * size.width + x) * 4
                 let alpha = min(max(sums[3].rounded(), 0), 255)
-                out[o + 3] = Int(alpha)
+                out[o + 3] = Int(clamping: alpha)
                 for c in 0..<3 where alpha > 0 {
-                    out[o + c] = Int(min(max((sums[c] / sums[3]).rounded(), 0), 255))
+                    out[o + c] = min(max(Int(clamping: sums[c] / sums[3], rounding: .toNearestOrAwayFromZero), 0), 255)
                 }
             }
         }

@@ -41,7 +41,7 @@ struct BlurTransformerTests {
         let reference = Self.referenceGaussian(source, sigma: radius)
         // Near an edge the two differ by design: each box pass extends the edge pixel of the
         // previous pass, the reference extends the original one (Pillow behaves as we do).
-        let margin = Int((3 * radius).rounded(.up))
+        let margin = Int(clamping: 3 * radius, rounding: .up)
         var worst = 0
         var total = 0
         var compared = 0
@@ -174,7 +174,7 @@ struct BlurTransformerTests {
     /// A separable Gaussian (σ = `sigma`, cut at 4σ, edges extended) over premultiplied values;
     /// returns premultiplied RGB and alpha on 0...255, rounded.
     static func referenceGaussian(_ bitmap: ImageBitmap, sigma: Double) -> [Int] {
-        let reach = Int((4 * sigma).rounded(.up))
+        let reach = Int(clamping: 4 * sigma, rounding: .up)
         var kernel = (-reach...reach).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
         let total = kernel.reduce(0, +)
         kernel = kernel.map { $0 / total }
@@ -202,6 +202,8 @@ struct BlurTransformerTests {
             }
             return output
         }
-        return pass(pass(values, horizontal: true), horizontal: false).map { Int($0.rounded()) }
+        return pass(pass(values, horizontal: true), horizontal: false).map {
+            Int(clamping: $0, rounding: .toNearestOrAwayFromZero)
+        }
     }
 }

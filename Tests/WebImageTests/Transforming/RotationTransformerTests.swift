@@ -62,7 +62,7 @@ struct RotationTransformerTests {
         let red = RGBA8(r: 255, g: 0, b: 0)
         let square = ImageBitmap(width: 100, height: 100, fill: red)
         let result = try rotate(45, fitSize: true, square)
-        let expectedSide = Int((100 * 2.0.squareRoot()).rounded(.up))
+        let expectedSide = Int(clamping: 100 * 2.0.squareRoot(), rounding: .up)
         #expect(result.bitmap.size == PixelSize(width: expectedSide, height: expectedSide))
         #expect(result.bitmap[0, 0].a == 0)
         #expect(result.bitmap[expectedSide / 2, expectedSide / 2] == red)

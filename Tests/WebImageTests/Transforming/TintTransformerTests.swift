@@ -50,7 +50,8 @@ struct TintTransformerTests {
         let alphaB = 128.0 / 255
         func expected(_ cs: UInt8, _ cb: UInt8) -> Int {
             let s = Double(cs) / 255
-            return Int(((s * (1 - alphaB) + alphaB * s * Double(cb) / 255) * 255).rounded())
+            return Int(
+                clamping: (s * (1 - alphaB) + alphaB * s * Double(cb) / 255) * 255, rounding: .toNearestOrAwayFromZero)
         }
         let half = result[1, 0]
         #expect(half.a == 255)
@@ -95,7 +96,9 @@ struct TintTransformerTests {
                         default: sa + da * (1 - sa)
                         }
                     let got = Int(result.bitmap[x, y].a)
-                    #expect(abs(got - Int((alpha * 255).rounded())) <= 1, "\(mode) at \(x),\(y)")
+                    #expect(
+                        abs(got - Int(clamping: alpha * 255, rounding: .toNearestOrAwayFromZero)) <= 1,
+                        "\(mode) at \(x),\(y)")
                 }
             }
         }

@@ -67,9 +67,12 @@ enum TransformTestSupport {
                 }
                 let alpha = min(max(sum[3] / total, 0), 255)
                 guard alpha.rounded() > 0 else { continue }
-                func channel(_ v: Double) -> UInt8 { UInt8(min(max(v / total / alpha, 0), 255).rounded()) }
+                func channel(_ v: Double) -> UInt8 {
+                    UInt8(clamping: v / total / alpha, rounding: .toNearestOrAwayFromZero)
+                }
                 out[ox, oy] = RGBA8(
-                    r: channel(sum[0]), g: channel(sum[1]), b: channel(sum[2]), a: UInt8(alpha.rounded()))
+                    r: channel(sum[0]), g: channel(sum[1]), b: channel(sum[2]),
+                    a: UInt8(clamping: alpha, rounding: .toNearestOrAwayFromZero))
             }
         }
         return out

@@ -35,9 +35,9 @@ extension AVIFCoder {
         var yuv444: Bool
 
         init(options: ImageEncodeOptions) {
-            let quality = options.compressionQuality.isNaN ? 1 : min(max(options.compressionQuality, 0), 1)
+            let quality = options.effectiveQuality
             let worst = Double(AVIF_QUANTIZER_WORST_QUALITY)
-            quantizer = Int((worst - quality * worst).rounded())
+            quantizer = Int(clamping: worst - quality * worst, rounding: .toNearestOrAwayFromZero)
             lossless = options.lossless
             speed = AVIFCoder.speed(options.effort)
             yuv444 = options.lossless || options.chromaSubsampling == .yuv444
@@ -74,7 +74,7 @@ extension AVIFCoder {
             let image = try makeImage(
                 frame.bitmap, settings: settings, metadata: index == 0 ? metadata : ImageMetadata())
             defer { avifImageDestroy(image) }
-            let milliseconds = UInt64(max(1, (frame.duration * 1000).rounded()))
+            let milliseconds = max(1, UInt64(clamping: frame.duration * 1000, rounding: .toNearestOrAwayFromZero))
             let result = avifEncoderAddImage(encoder, image, milliseconds, avifAddImageFlags(flags.rawValue))
             guard result == AVIF_RESULT_OK else { throw error(result, "encoding frame \(index) as AVIF") }
         }

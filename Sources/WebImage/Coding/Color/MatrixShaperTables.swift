@@ -28,7 +28,8 @@ struct MatrixShaperTables: Sendable {
                 let coefficient = (matrix[output][channel] * scale).rounded()
                 for value in 0..<256 {
                     let lin = (Double(linear[channel][value]) * scale).rounded()
-                    products[(channel * 3 + output) * 256 + value] = Int32(coefficient * lin)
+                    // Within range: the row sums were checked above.
+                    products[(channel * 3 + output) * 256 + value] = Int32(clamping: coefficient * lin)
                 }
             }
         }

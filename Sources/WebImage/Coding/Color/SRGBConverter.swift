@@ -101,7 +101,7 @@ final class SRGBConverter: Sendable {
         let steps = 1 << MatrixShaperTables.fractionBits
         let encode = (0...steps).map { step -> UInt8 in
             let value = cmsEvalToneCurveFloat(reversed, Float(step) / Float(steps))
-            return UInt8((min(max(value, 0), 1) * 255).rounded())
+            return UInt8(clamping: value * 255, rounding: .toNearestOrAwayFromZero)
         }
         return MatrixShaperTables(linear: linear, matrix: matrix, encode: encode)
     }

@@ -95,7 +95,7 @@ extension GIFCoder {
 
     static func centiseconds(_ seconds: Double) -> Int {
         guard seconds.isFinite, seconds > 0 else { return 0 }
-        return Int(min((seconds * 100).rounded(), 65535))
+        return min(Int(clamping: seconds * 100, rounding: .toNearestOrAwayFromZero), 65535)
     }
 
     static func giflibMessage(_ code: Int32) -> String {

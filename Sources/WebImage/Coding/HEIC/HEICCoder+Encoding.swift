@@ -37,8 +37,8 @@ extension HEICCoder {
         var chroma: String
 
         init(options: ImageEncodeOptions) {
-            let fraction = options.compressionQuality.isNaN ? 1 : min(max(options.compressionQuality, 0), 1)
-            quality = Int((fraction * 100).rounded())
+            let fraction = options.effectiveQuality
+            quality = Int(clamping: fraction * 100, rounding: .toNearestOrAwayFromZero)
             lossless = options.lossless
             preset = HEICCoder.preset(options.effort)
             chroma =

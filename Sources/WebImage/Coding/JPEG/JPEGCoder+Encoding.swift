@@ -6,8 +6,8 @@ extension JPEGCoder {
 
     /// SDWebImage's `compressionQuality` (0…1) as a libjpeg quality (1…100).
     static func libjpegQuality(for compressionQuality: Double) -> Int {
-        guard compressionQuality.isFinite else { return 100 }
-        return min(100, max(1, Int((compressionQuality * 100).rounded())))
+        let quality = ImageEncodeOptions.effectiveQuality(compressionQuality)
+        return max(1, Int(clamping: quality * 100, rounding: .toNearestOrAwayFromZero))
     }
 
     /// Encodes the first frame, turned upright, scaled to fit ``ImageEncodeOptions/maxPixelSize``,

@@ -15,14 +15,14 @@ extension JPEGXLCoder {
         let metadata = image.metadata.forEncoding(options.keptMetadata)
         let frames = try image.framesForEncoding(options)
         let loopCount = frames.count > 1 ? image.animation?.loopCount ?? 0 : 0
-        let quality = options.compressionQuality.isNaN ? 100 : min(max(options.compressionQuality, 0), 1) * 100
+        let quality = options.effectiveQuality * 100
         let settings = Settings(
             distance: Self.distance(quality: quality), lossless: options.lossless, effort: Self.effort(options.effort),
             loopCount: loopCount)
         let first = try JPEGXLEncoderSession.encode(frames, settings: settings, metadata: metadata)
         guard !options.lossless, let limit = options.maxFileSize, first.count > limit else { return first }
         // Steps are the whole qualities below the first one, best first.
-        let below = Int(quality.rounded(.up))
+        let below = Int(clamping: quality, rounding: .up)
         return try FileSizeSearch.bestWithin(limit, steps: below, smallest: first) { step throws(WebImageError) in
             var candidate = settings
             candidate.distance = Self.distance(quality: Double(below - 1 - step))

@@ -45,7 +45,7 @@ enum JPEGXLEncoderSession {
             if frames.count > 1 {
                 var header = JxlFrameHeader()
                 JxlEncoderInitFrameHeader(&header)
-                header.duration = UInt32(clamping: Int((frame.duration * 1000).rounded()))
+                header.duration = UInt32(clamping: frame.duration * 1000, rounding: .toNearestOrAwayFromZero)
                 try check(JxlEncoderSetFrameHeader(frameSettings, &header), encoder, "setting frame \(index)'s header")
             }
             try addFrame(frame.bitmap, hasAlpha: hasAlpha, encoder: encoder, settings: frameSettings, index: index)

@@ -50,7 +50,8 @@ extension PNGCoder {
         let milliseconds = (max(duration, 0) * 1000).rounded()
         let (numerator, denominator): (UInt16, UInt16) =
             milliseconds <= Double(UInt16.max)
-            ? (UInt16(milliseconds), 1000) : (UInt16(min((duration * 100).rounded(), Double(UInt16.max))), 100)
+            ? (UInt16(clamping: milliseconds), 1000)
+            : (UInt16(clamping: duration * 100, rounding: .toNearestOrAwayFromZero), 100)
         var control = APNGFrameDecoder.bigEndian(sequence)
         for value in [rect.width, rect.height, rect.x, rect.y] { control += APNGFrameDecoder.bigEndian(UInt32(value)) }
         control += [UInt8(numerator >> 8), UInt8(numerator & 0xFF), UInt8(denominator >> 8), UInt8(denominator & 0xFF)]

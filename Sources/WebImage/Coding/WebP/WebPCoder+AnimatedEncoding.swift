@@ -42,7 +42,8 @@ extension WebPCoder {
             guard WebPAnimEncoderAdd(encoder, &picture, Int32(clamping: timestamp), &config) != 0 else {
                 throw .encodingFailed("frame \(index): \(Self.lastError(encoder))")
             }
-            let milliseconds = frame.duration.isFinite ? Int((frame.duration * 1000).rounded()) : 100
+            let milliseconds =
+                frame.duration.isFinite ? Int(clamping: frame.duration * 1000, rounding: .toNearestOrAwayFromZero) : 100
             timestamp += min(max(milliseconds, 0), 1 << 24)
         }
         guard WebPAnimEncoderAdd(encoder, nil, Int32(clamping: timestamp), nil) != 0 else {

@@ -31,7 +31,8 @@ extension WebPCoder {
         let overhead = firstWithMetadata.count - first.count
         return try withMetadata(
             Self.searchQuality(
-                bitmap, below: Int(quality.rounded(.down)), limit: limit - overhead, smallest: first, method: method))
+                bitmap, below: Int(clamping: quality, rounding: .down), limit: limit - overhead, smallest: first,
+                method: method))
     }
 
     /// libwebp's `method` (0 fastest … 6 smallest) for a still image (see ``EncodeEffort``).
@@ -66,8 +67,7 @@ extension WebPCoder {
 
     /// 0…100 from SDWebImage's 0…1 compression quality (NaN means the default, 1).
     static func quality(_ compressionQuality: Double) -> Float {
-        let q = compressionQuality.isNaN ? 1 : min(max(compressionQuality, 0), 1)
-        return Float(q * 100)
+        Float(ImageEncodeOptions.effectiveQuality(compressionQuality) * 100)
     }
 
     /// A libwebp encoder config for one quality and `method`; lossless keeps RGB under alpha 0

@@ -102,7 +102,7 @@ struct HTTPTransfer: Sendable {
                     delay.isFinite, delay >= 0
                 else { throw error.error }
                 do {
-                    try await Task.sleep(nanoseconds: UInt64(min(delay, 86_400) * 1_000_000_000))
+                    try await Task.sleep(nanoseconds: UInt64(clamping: min(delay, 86_400) * 1_000_000_000))
                 } catch {
                     throw .cancelled
                 }

@@ -59,8 +59,10 @@ final class IdleTimeouts: Sendable {
         _ activity: IdleActivity, timeout: TimeInterval, totalTimeout: TimeInterval? = nil,
         onTimeout: @escaping @Sendable () -> Void
     ) -> Int {
-        let limit = UInt64(max(timeout, 0.001) * 1_000_000_000)
-        let deadline = totalTimeout.map { activity.startNanoseconds + UInt64(max($0, 0.001) * 1_000_000_000) }
+        let limit = UInt64(clamping: timeout.clamped(to: 0.001...86_400) * 1_000_000_000)
+        let deadline = totalTimeout.map {
+            activity.startNanoseconds + UInt64(clamping: $0.clamped(to: 0.001...86_400) * 1_000_000_000)
+        }
         let (id, startMonitor) = state.withLock { state -> (Int, Bool) in
             state.nextID += 1
             state.watches[state.nextID] = Watch(

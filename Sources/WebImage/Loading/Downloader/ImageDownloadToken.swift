@@ -139,7 +139,7 @@ final class DownloadListener: Sendable {
             }
             let due =
                 interval <= 0 || received <= 0 || received == expected
-                || now &- state.lastReport >= UInt64(interval * 1_000_000_000)
+                || now &- state.lastReport >= UInt64(clamping: interval * 1_000_000_000)
             guard due else { return false }
             state.lastReport = now
             state.lastReceived = received

@@ -75,7 +75,7 @@ public final class ImageDownloader: Sendable {
         var configuration = HTTPClient.Configuration()
         // Redirects are followed here, to count them, apply cookies per hop and drop credentials.
         configuration.redirectConfiguration = .disallow
-        let timeout = TimeAmount.nanoseconds(Int64(config.effectiveTimeout * 1_000_000_000))
+        let timeout = TimeAmount.nanoseconds(Int64(clamping: config.effectiveTimeout * 1_000_000_000))
         // No read timeout: AsyncHTTPClient re-arms it on every chunk; ``IdleTimeouts`` does the job.
         configuration.timeout = .init(connect: timeout, read: nil)
         // Our queue bounds concurrency; the pool must never be the bottleneck.

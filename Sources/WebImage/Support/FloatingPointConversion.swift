@@ -1,0 +1,77 @@
+/// The one way this package turns a floating-point number into an integer.
+///
+/// Swift's `Int(someDouble)` traps on NaN, on the infinities and on any value outside the
+/// integer's range, and a trap ends the whole process: in a server, one request with
+/// `blur:1e308` would end every request in flight. Every conversion goes through one of these
+/// two, chosen by name:
+///
+/// - ``Swift/FixedWidthInteger/init(clamping:rounding:)`` never fails: NaN becomes 0, values
+///   below or above the type's range become its minimum or maximum. Use it where the value was
+///   already checked, or where saturating is the documented behaviour (pixel arithmetic).
+/// - ``Swift/FixedWidthInteger/init(checking:rounding:_:)`` throws
+///   ``WebImageError/invalidArgument(_:underlying:)`` naming the value, for numbers from outside.
+///
+/// `FloatingPointConversionGuard.swift` makes a raw `Int(someDouble)` anywhere in the package a
+/// deprecation warning (and the build has zero warnings), and a test scans `Sources` for the
+/// forms the compiler cannot see.
+extension FixedWidthInteger {
+    /// `value` rounded by `rule` and saturated to this type's range; NaN is 0.
+    ///
+    /// Rounding toward zero (the default) costs no libm call: the bounds are checked first and
+    /// the conversion instruction truncates, so this is cheap enough for per-pixel loops.
+    @inlinable
+    package init<Source: BinaryFloatingPoint>(
+        clamping value: Source, rounding rule: FloatingPointRoundingRule = .towardZero
+    ) {
+        let rounded = rule == .towardZero ? value : value.rounded(rule)
+        // `Source(Self.max)` is exact or rounds up to the next power of two, and `Source(Self.min)`
+        // is exact (0 or a power of two), so these comparisons saturate exactly.
+        if rounded >= Source(Self.max) {
+            self = .max
+        } else if rounded <= Source(Self.min) {
+            self = .min
+        } else if rounded.isNaN {
+            self = 0
+        } else {
+            // Generic context: the standard library's conversion, which cannot trap here.
+            self = Self(rounded)
+        }
+    }
+
+    /// `value` rounded by `rule`, or ``WebImageError/invalidArgument(_:underlying:)`` naming
+    /// `what` when it is NaN, infinite or outside this type's range.
+    @inlinable
+    package init<Source: BinaryFloatingPoint>(
+        checking value: Source, rounding rule: FloatingPointRoundingRule = .towardZero,
+        _ what: @autoclosure () -> String
+    ) throws(WebImageError) {
+        guard let exact = Self(exactly: value.rounded(rule)) else {
+            throw .invalidArgument("\(what()) must be a finite number within \(Self.min)...\(Self.max), got \(value)")
+        }
+        self = exact
+    }
+}
+
+extension BinaryFloatingPoint {
+    /// This value limited to `range`; NaN becomes the range's lower bound.
+    @inlinable
+    package func clamped(to range: ClosedRange<Self>) -> Self {
+        guard !isNaN else { return range.lowerBound }
+        return Swift.min(Swift.max(self, range.lowerBound), range.upperBound)
+    }
+}
+
+extension Duration {
+    /// `seconds` as a duration, whole nanoseconds, saturated at ±9×10¹⁵ s (285 million years);
+    /// NaN is zero. `Duration.seconds(_: Double)` traps on NaN and on values that large.
+    @inlinable
+    package init(clampingSeconds seconds: Double) {
+        guard !seconds.isNaN else {
+            self = .zero
+            return
+        }
+        let bounded = seconds.clamped(to: -9e15...9e15)
+        let whole = bounded.rounded(.towardZero)
+        self = .seconds(Int64(clamping: whole)) + .nanoseconds(Int64(clamping: (bounded - whole) * 1e9))
+    }
+}
