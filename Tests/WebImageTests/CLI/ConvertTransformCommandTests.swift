@@ -164,6 +164,22 @@ struct ConvertTransformCommandTests {
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 
+    @Test("A blur radius beyond the library's maximum exits 1 with one 'error:' line naming --blur")
+    func blurBeyondTheMaximum() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("out.png")
+        for radius in ["1e308", "1000.5", "9223372036854775808"] {
+            let result = try await CommandRunner.runOffPool(["convert", Self.photo, output.path, "--blur", radius])
+            #expect(result.status == 1, "--blur \(radius)")
+            let lines = result.standardError.split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].hasPrefix("error: --blur must be at most 1000"), "\(lines)")
+            #expect(!FileManager.default.fileExists(atPath: output.path))
+        }
+        let edge = try await convert(Self.photo, ["--resize", "40x30", "--blur", "1000"])
+        #expect(edge.bitmap.size == PixelSize(width: 40, height: 30))
+    }
+
     @Test("--blur blurs with the blur transformer's pixels, last in the pipeline")
     func blur() async throws {
         let written = try await convert(Self.photo, ["--resize", "80x60", "--blur", "2"])

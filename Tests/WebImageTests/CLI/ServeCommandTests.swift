@@ -47,6 +47,10 @@ struct ServeCommandTests {
             ["--key", "abcd"], ["--key", "zz", "--salt", "00"], ["--quality", "0"], ["--drain-delay", "-1"],
             ["--s3-bucket", "b"], ["--s3-endpoint", "ftp://127.0.0.1", "--s3-bucket", "b", "--s3-region", "r"],
             ["--s3-endpoint", "http://127.0.0.1:9", "--s3-region", "us-east-1"],
+            // Numbers outside their stated ranges, NaN and the infinities included.
+            ["--timeout", "1e308"], ["--timeout", "nan"], ["--timeout", "-inf"], ["--drain-delay", "inf"],
+            ["--drain-delay", "1e308"], ["--port", "70000"], ["--port", "-1"], ["--quality", "1e308"],
+            ["--workers", "-9223372036854775808"], ["--queue", "-1"], ["--max-source-bytes", "0"],
         ] {
             let result = try await CommandRunner.runOffPool(["serve", "--port", "0"] + flags)
             #expect(result.status != 0)
