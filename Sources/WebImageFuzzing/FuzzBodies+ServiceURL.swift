@@ -3,10 +3,12 @@ import WebImage
 import WebImageServer
 
 extension FuzzBodies {
-    /// What the image service does with a request path before it fetches anything: split it,
-    /// parse the options, check a signature, and plan the geometry for a few source sizes.
-    /// Every failure must be a 400, 403 or 404 ``ServiceError``; the canonical options string
-    /// must parse back to itself; a plan's sizes must be positive and within the limit.
+    /// What the image service does with a request path: split it, parse the options, check a
+    /// signature, plan the geometry for a few source sizes, and then make the result from a
+    /// small in-memory source, as the service would once it had fetched it (decode, process,
+    /// encode). Every failure must be a 400, 403, 404 or 422 ``ServiceError``; the canonical
+    /// options string must parse back to itself; a plan's sizes must be positive and within the
+    /// limit; a result must decode to the size its plan promised.
     public static func serviceURL(_ data: Data) -> FuzzReport {
         var report = FuzzReport()
         let text = String(decoding: data, as: UTF8.self)
@@ -42,9 +44,55 @@ extension FuzzBodies {
                     report.expect(error.status == 400, "plan failed with \(error)")
                 }
             }
+            produceResult(options: options, report: &report)
         } catch {
             report.expect([400, 403, 404].contains(error.status), "failed with \(error)")
         }
         return report
+    }
+}
+
+extension FuzzBodies {
+    /// The source the service-URL fuzzer processes: 13×9 with a gradient and transparent
+    /// corners, so that crops, gravity, alpha and flattening all have something to act on.
+    static let serviceSource: Data = {
+        let bitmap = ImageBitmap(width: 13, height: 9) { pixels in
+            for y in 0..<9 {
+                for x in 0..<13 {
+                    let i = (y * 13 + x) * 4
+                    pixels[i] = UInt8(x * 19)
+                    pixels[i + 1] = UInt8(y * 28)
+                    pixels[i + 2] = UInt8((x + y) * 11)
+                    pixels[i + 3] = (x == 0 || x == 12) && (y == 0 || y == 8) ? 0 : 255
+                }
+            }
+        }
+        let image = Image(bitmap: bitmap, format: .png, hasAlpha: true)
+        return (try? ImageCodersManager.shared.encode(image, as: .png, options: ImageEncodeOptions())) ?? Data()
+    }()
+
+    /// Results up to this many pixels are made (and encoded as PNG); larger plans are only
+    /// checked, so that one input cannot spend the fuzzer's time on a huge canvas.
+    static let maxProcessedPixels = 1 << 18
+
+    /// Makes the result of `options` from ``serviceSource`` as the service does, when its plan is
+    /// small enough, and checks it decodes to the planned size.
+    static func produceResult(options: ProcessingOptions, report: inout FuzzReport) {
+        guard let plan = try? ProcessingPlan(source: PixelSize(width: 13, height: 9), options: options) else { return }
+        let canvas = plan.extendedSize(options)
+        guard canvas.pixelCount <= maxProcessedPixels, plan.scaledSize.pixelCount <= maxProcessedPixels else { return }
+        var configuration = ServiceConfiguration()
+        configuration.maxSourcePixels = maxPixelCount
+        do {
+            let result = try ResultProducer(configuration: configuration, options: options)
+                .produce(from: serviceSource, format: .png)
+            let image = try ImageCodersManager.shared.decode(result.data, options: fullOptions)
+            report.countSuccess()
+            report.expect(image.bitmap.size == canvas, "result \(image.bitmap.size), planned \(canvas)")
+        } catch let error as ServiceError {
+            report.expect([400, 422].contains(error.status), "processing failed with \(error)")
+        } catch {
+            report.expect(false, "processing failed with an untyped \(error)")
+        }
     }
 }
