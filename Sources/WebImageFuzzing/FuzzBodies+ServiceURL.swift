@@ -70,7 +70,8 @@ extension FuzzBodies {
             }
         }
         let image = Image(bitmap: bitmap, format: .png, hasAlpha: true)
-        return [UInt8]((try? ImageCodersManager.shared.encode(image, as: .png, options: ImageEncodeOptions())) ?? Data())
+        return [UInt8](
+            (try? ImageCodersManager.shared.encode(image, as: .png, options: ImageEncodeOptions())) ?? Data())
     }()
 
     /// Results up to this many pixels are made (and encoded as PNG); larger plans are only

@@ -19,7 +19,7 @@ public final class ImageCache: ImageCaching {
     /// Where file work runs.
     let io = FileIOExecutor.shared
     /// Disk reads under way, shared by queries whose results are interchangeable.
-    let diskReads = InFlightTable<DiskReadKey, DiskRead, Never>()
+    let diskReads = InFlightTable<DiskReadKey, DiskRead, Never, WebImageError>()
     private let pathProvider = Locked<(@Sendable (String) -> String?)?>(nil)
 
     /// A cache made of the given parts.
@@ -141,50 +141,72 @@ public final class ImageCache: ImageCaching {
 
     /// Reads and decodes `key` from disk. Queries for the same key, decode options and coder
     /// share one read and one decode (Kingfisher #966 read the same file once per caller); a
-    /// coder that is a value (whose identity cannot be compared) reads on its own.
+    /// coder that is a value (whose identity cannot be compared) reads on its own. The bytes are
+    /// read on the file threads and decoded on the CPU threads.
     func readFromDisk(forKey key: String, options: ImageDecodeOptions, coder: (any ImageCoding)?)
         async throws(WebImageError) -> DiskRead
     {
         let decoder: any ImageCoding = coder ?? ImageCodersManager.shared
         guard let readKey = DiskReadKey(key: key, options: options, coder: coder) else {
-            let read = await io.run { [self] in loadFromDisk(forKey: key, options: options, decoder: decoder) { true } }
+            let bytes = await io.run { [self] in readBytes(forKey: key) { true } }
+            let read = await ThreadPoolExecutor.cpu.run {
+                decode(bytes, forKey: key, options: options, decoder: decoder)
+            }
             if Task.isCancelled { throw .cancelled }
             return read
         }
         if Task.isCancelled { throw .cancelled }
-        // The read runs on the file threads and completes the shared work from there: no task
-        // of its own, and no hop back before the subscribers resume.
+        // The read and the decode complete the shared work from their threads: no task of its
+        // own, and no hop back before the subscribers resume.
         return try await diskReads.subscribe(readKey, priority: Task.currentPriority) { [self] work in
             io.enqueue { [self] in
-                work.complete(
-                    .success(loadFromDisk(forKey: key, options: options, decoder: decoder) { !work.isAbandoned }))
+                guard let bytes = readBytes(forKey: key, isWanted: { !work.isAbandoned }) else {
+                    work.complete(.success(.miss))
+                    return
+                }
+                ThreadPoolExecutor.cpu.execute { [self] in
+                    guard !work.isAbandoned else { return work.complete(.success(.miss)) }
+                    work.complete(.success(decode(bytes, forKey: key, options: options, decoder: decoder)))
+                }
             }
         }.value()
     }
 
-    /// Reads `key` from the disk cache, else from the additional path, and decodes it, unless
-    /// `isWanted` says nobody waits any more. Bytes from the disk cache that are bad image data
-    /// are removed: a corrupt entry must not keep failing (or be served) on every later query.
-    /// Other decode failures only miss.
-    func loadFromDisk(forKey key: String, options: ImageDecodeOptions, decoder: any ImageCoding, isWanted: () -> Bool)
+    /// What a disk read found for a key, before it is decoded.
+    struct DiskBytes: Sendable {
+        let data: Data
+        let metadata: DiskCacheMetadata?
+        /// From the disk cache (not the additional path): a corrupt one is removed.
+        let fromDiskCache: Bool
+    }
+
+    /// Reads `key` from the disk cache, else from the additional path, unless `isWanted` says
+    /// nobody waits any more; nil for nothing (or nothing wanted).
+    func readBytes(forKey key: String, isWanted: () -> Bool) -> DiskBytes? {
+        guard isWanted() else { return nil }
+        if let entry = diskCache.entry(forKey: key) {
+            return entry.data.isEmpty ? nil : DiskBytes(data: entry.data, metadata: entry.metadata, fromDiskCache: true)
+        }
+        guard let path = additionalCachePathProvider?(key), !path.isEmpty, !path.contains("\0"),
+            let data = try? Data(contentsOf: URL(fileURLWithPath: path)), !data.isEmpty
+        else { return nil }
+        return DiskBytes(data: data, metadata: nil, fromDiskCache: false)
+    }
+
+    /// Decodes what ``readBytes(forKey:isWanted:)`` found. Bytes from the disk cache that are
+    /// bad image data are removed (on the file threads): a corrupt entry must not keep failing
+    /// (or be served) on every later query. Other decode failures only miss.
+    func decode(_ bytes: DiskBytes?, forKey key: String, options: ImageDecodeOptions, decoder: any ImageCoding)
         -> DiskRead
     {
-        guard isWanted() else { return .miss }
-        var data: Data?
-        var metadata: DiskCacheMetadata?
-        var fromDiskCache = false
-        if let entry = diskCache.entry(forKey: key) {
-            data = entry.data
-            metadata = entry.metadata
-            fromDiskCache = true
-        } else if let path = additionalCachePathProvider?(key), !path.isEmpty, !path.contains("\0") {
-            data = try? Data(contentsOf: URL(fileURLWithPath: path))
-        }
-        guard let data, !data.isEmpty, isWanted() else { return .miss }
+        guard let bytes else { return .miss }
         do throws(WebImageError) {
-            return DiskRead(image: try decoder.decode(data, options: options), data: data, metadata: metadata)
+            return DiskRead(
+                image: try decoder.decode(bytes.data, options: options), data: bytes.data, metadata: bytes.metadata)
         } catch {
-            if error.code == .badImageData, fromDiskCache { diskCache.removeData(forKey: key) }
+            if error.code == .badImageData, bytes.fromDiskCache {
+                io.enqueue { [diskCache] in diskCache.removeData(forKey: key) }
+            }
             // Anything else is not corruption: this request's limits (imageTooLarge) or its coder
             // (unsupportedFormat) cannot take the bytes, but other requests can. Keep the entry.
             return .miss

@@ -332,8 +332,11 @@ extension ImageManager {
         var image = original
         if let transformer = load.transformer, !original.isAnimated || options.contains(.transformAnimatedImage) {
             if Task.isCancelled { throw .cancelled }
-            image = try Self.transform(
-                original, with: transformer, key: load.originalKey, animated: options.contains(.transformAnimatedImage))
+            let (key, animated) = (load.originalKey, options.contains(.transformAnimatedImage))
+            // On the CPU threads: a transform never holds a thread the network and timers need.
+            image = try await ThreadPoolExecutor.cpu.run { () throws(WebImageError) in
+                try Self.transform(original, with: transformer, key: key, animated: animated)
+            }
         }
         let derived = image.isTransformed || image.isThumbnail
         var stores: [CacheStore] = []

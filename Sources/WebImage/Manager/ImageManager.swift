@@ -36,7 +36,7 @@ public final class ImageManager: Sendable {
     /// How to cancel each load under way, for ``isRunning`` and ``cancelAll()``.
     private let running = Locked(RunningLoads())
     private static let defaults = Locked(Defaults())
-    typealias Loads = InFlightTable<LoadKey, LoadOutcome, LoadEvent>
+    typealias Loads = InFlightTable<LoadKey, LoadOutcome, LoadEvent, WebImageError>
     /// The runs that concurrent loads share.
     let loads = Loads()
     /// Where loads are logged and counted.

@@ -1,5 +1,13 @@
 import Synchronization
 
+/// What a coalesced work fails with: any error type that can say "this subscriber left".
+package protocol InFlightFailure: Error {
+    /// The error a subscriber gets when it leaves before the result (or is cancelled).
+    static var cancelled: Self { get }
+}
+
+extension WebImageError: InFlightFailure {}
+
 /// Work shared by everyone who asks for the same key while it runs: the library's one
 /// coalescing primitive. The manager shares whole loads through it, the cache its disk reads,
 /// and the downloader its transfers and its decodes.
@@ -7,7 +15,7 @@ import Synchronization
 /// The rules (each checked once in `InFlightTableTests`):
 /// 1. The first subscriber of a key starts the work; later subscribers of the key join it.
 /// 2. Every subscriber gets the work's result, or an error as soon as it leaves
-///    (``WebImageError/cancelled`` unless it names another); leaving never disturbs the others.
+///    (`Failure.cancelled` unless it names another); leaving never disturbs the others.
 /// 3. When the last subscriber leaves, the work is abandoned: what runs it is cancelled, its
 ///    ``Work/onAbandoned(_:)`` handler runs, and the key is free at once, so the next
 ///    subscriber starts new work rather than joining work that is stopping.
@@ -21,10 +29,12 @@ import Synchronization
 /// State changes happen under one lock per table and one per work (a subscription's state is
 /// its work's); results, events, handlers and cancellation are handed out after the lock is
 /// released, never under it.
-package final class InFlightTable<Key: Hashable & Sendable, Value: Sendable, Event: Sendable>: Sendable {
+package final class InFlightTable<Key: Hashable & Sendable, Value: Sendable, Event: Sendable, Failure: InFlightFailure>:
+    Sendable
+{
     /// What a work does: it gets its handle, to send events and see whether anyone still waits.
-    package typealias Body = @Sendable (Work) async throws(WebImageError) -> Value
-    package typealias Completion = @Sendable (Result<Value, WebImageError>) -> Void
+    package typealias Body = @Sendable (Work) async throws(Failure) -> Value
+    package typealias Completion = @Sendable (Result<Value, Failure>) -> Void
     package typealias EventHandler = @Sendable (Event) -> Void
 
     private let works = Locked([Key: Work]())
@@ -39,6 +49,9 @@ package final class InFlightTable<Key: Hashable & Sendable, Value: Sendable, Eve
 
     /// Works running now.
     package var count: Int { works.withLock { $0.count } }
+
+    /// Whether work for `key` runs now.
+    package func contains(_ key: Key) -> Bool { works.withLock { $0[key] != nil } }
 
     /// Subscribers of the works whose keys match `predicate` (for tests and diagnostics).
     package func subscriberCount(where predicate: (Key) -> Bool) -> Int {
@@ -77,16 +90,16 @@ package final class InFlightTable<Key: Hashable & Sendable, Value: Sendable, Eve
     }
 
     /// The result of the work for `key`, started with `body` in a task of its own if none runs.
-    /// Cancelling the calling task leaves the work at once with ``WebImageError/cancelled``.
+    /// Cancelling the calling task leaves the work at once with `Failure.cancelled`.
     package func value(for key: Key, priority: TaskPriority? = nil, events: EventHandler? = nil, body: @escaping Body)
-        async throws(WebImageError) -> Value
+        async throws(Failure) -> Value
     {
         if Task.isCancelled { throw .cancelled }
         return try await subscribe(key, priority: priority ?? Task.currentPriority, events: events) { $0.run(body) }
             .value()
     }
 
-    /// Ends every subscriber of every work with ``WebImageError/cancelled``, abandoning the works.
+    /// Ends every subscriber of every work with `Failure.cancelled`, abandoning the works.
     package func cancelAll() {
         let all = works.withLock { Array($0.values) }
         for work in all { work.cancelAll() }
@@ -109,8 +122,8 @@ extension InFlightTable {
         let events: EventHandler?
         let completion: Completion?
         /// The result once delivered, and a task waiting for it; guarded by the work's lock.
-        nonisolated(unsafe) fileprivate var result: Result<Value, WebImageError>?
-        nonisolated(unsafe) fileprivate var waiter: UnsafeContinuation<Result<Value, WebImageError>, Never>?
+        nonisolated(unsafe) fileprivate var result: Result<Value, Failure>?
+        nonisolated(unsafe) fileprivate var waiter: UnsafeContinuation<Result<Value, Failure>, Never>?
 
         fileprivate init(work: Work, joined: Bool, events: EventHandler?, completion: Completion?) {
             self.work = work
@@ -126,7 +139,7 @@ extension InFlightTable {
 
         /// The work's result, or the error this subscription left with. Cancelling the calling
         /// task cancels the subscription.
-        package func value() async throws(WebImageError) -> Value {
+        package func value() async throws(Failure) -> Value {
             let result = await withTaskCancellationHandler {
                 // Resumed exactly once: the work hands every subscription its result once.
                 await withUnsafeContinuation { continuation in
@@ -140,7 +153,7 @@ extension InFlightTable {
 
         /// Leaves the work: the subscriber gets `error` now (unless the result came first), and
         /// the work is abandoned if this was its last subscriber. Idempotent.
-        package func cancel(with error: WebImageError = .cancelled) {
+        package func cancel(with error: Failure = .cancelled) {
             work.remove(self, error: error)
         }
 
@@ -151,7 +164,7 @@ extension InFlightTable {
 
         /// Hands the result to the completion and the waiting task, outside the work's lock.
         fileprivate func hand(
-            _ result: Result<Value, WebImageError>, to waiter: UnsafeContinuation<Result<Value, WebImageError>, Never>?
+            _ result: Result<Value, Failure>, to waiter: UnsafeContinuation<Result<Value, Failure>, Never>?
         ) {
             completion?(result)
             waiter?.resume(returning: result)
@@ -252,12 +265,12 @@ extension InFlightTable {
         /// Hands `result` to the subscribers, for work whose body runs neither in a task of its own
         /// nor in a queue job: on the file threads, or in another work's completion. Such work
         /// checks ``isAbandoned`` to stop early. Only the first result counts.
-        package func complete(_ result: Result<Value, WebImageError>) {
+        package func complete(_ result: Result<Value, Failure>) {
             finish(result)
         }
 
-        private static func outcome(of body: Body, _ work: Work) async -> Result<Value, WebImageError> {
-            do throws(WebImageError) {
+        private static func outcome(of body: Body, _ work: Work) async -> Result<Value, Failure> {
+            do throws(Failure) {
                 return .success(try await body(work))
             } catch {
                 return .failure(error)
@@ -356,16 +369,16 @@ extension InFlightTable {
 
         /// The result if it is there already, else records `waiter` to get it.
         fileprivate func wait(
-            _ subscription: Subscription, _ waiter: UnsafeContinuation<Result<Value, WebImageError>, Never>
-        ) -> Result<Value, WebImageError>? {
+            _ subscription: Subscription, _ waiter: UnsafeContinuation<Result<Value, Failure>, Never>
+        ) -> Result<Value, Failure>? {
             state.withLock { _ in
                 if subscription.result == nil { subscription.waiter = waiter }
                 return subscription.result
             }
         }
 
-        fileprivate func remove(_ subscription: Subscription, error: WebImageError) {
-            typealias Waiter = UnsafeContinuation<Result<Value, WebImageError>, Never>
+        fileprivate func remove(_ subscription: Subscription, error: Failure) {
+            typealias Waiter = UnsafeContinuation<Result<Value, Failure>, Never>
             let (waiter, abandoned) = state.withLock { state -> (Waiter??, (Runner?, (@Sendable () -> Void)?)?) in
                 guard let index = state.entries.firstIndex(where: { $0.subscription === subscription }) else {
                     return (nil, nil)
@@ -395,8 +408,8 @@ extension InFlightTable {
         }
 
         /// Records `result` on a subscription (under this work's lock) and takes its waiter.
-        private static func take(_ subscription: Subscription, result: Result<Value, WebImageError>)
-            -> UnsafeContinuation<Result<Value, WebImageError>, Never>?
+        private static func take(_ subscription: Subscription, result: Result<Value, Failure>)
+            -> UnsafeContinuation<Result<Value, Failure>, Never>?
         {
             subscription.result = result
             defer { subscription.waiter = nil }
@@ -426,8 +439,8 @@ extension InFlightTable {
             for subscription in subscriptions { subscription.cancel() }
         }
 
-        private func finish(_ result: Result<Value, WebImageError>) {
-            typealias Waiter = UnsafeContinuation<Result<Value, WebImageError>, Never>
+        private func finish(_ result: Result<Value, Failure>) {
+            typealias Waiter = UnsafeContinuation<Result<Value, Failure>, Never>
             let handed = state.withLock { state -> [(Subscription, Waiter?)] in
                 // Every subscriber has its result already (or left).
                 guard !state.isClosed || !state.entries.isEmpty else { return [] }

@@ -4,7 +4,7 @@ import Foundation
 extension ImageBitmap {
     /// One output row at a time: the weighted sum of the input rows it covers (one float row,
     /// premultiplied unless `opaque`), resampled horizontally into bytes. Bands of output rows
-    /// run on `threads` cores.
+    /// run on up to `threads` CPU threads (``ThreadPoolExecutor/concurrentPerform(iterations:_:)``).
     func resampledVerticalFirst(
         to size: PixelSize, horizontal: ResamplingContributions, vertical: ResamplingContributions, opaque: Bool,
         threads: Int
@@ -33,7 +33,7 @@ extension ImageBitmap {
                     return
                 }
                 let chunks = min(outHeight, threads * 4)
-                DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                ThreadPoolExecutor.concurrentPerform(iterations: chunks) { chunk in
                     band(chunk * outHeight / chunks..<(chunk + 1) * outHeight / chunks)
                 }
             }

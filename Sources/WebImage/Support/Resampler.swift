@@ -105,8 +105,9 @@ extension ImageBitmap {
     /// the input rows it needs are summed (vectorised along the row; the premultiply is fused
     /// into this pass), then that one row is resampled horizontally, so no intermediate image
     /// exists. With `usesMultipleCores` (the default) a source of a megapixel or more is split
-    /// into bands of output rows run with `DispatchQueue.concurrentPerform`; the pixels are the
-    /// same either way. A size that is not positive throws
+    /// into bands of output rows run on the CPU threads that stand idle
+    /// (``ThreadPoolExecutor/concurrentPerform(iterations:_:)``: under load, one thread); the pixels are
+    /// the same either way. A size that is not positive throws
     /// ``WebImageError/invalidArgument(_:underlying:)``, one above
     /// ``ImageDecodeOptions/defaultMaxPixelCount`` pixels ``WebImageError/imageTooLarge(width:height:limit:)``.
     public func resampled(
@@ -123,7 +124,7 @@ extension ImageBitmap {
         }
         let threads =
             usesMultipleCores && self.size.pixelCount >= Self.parallelResampleThreshold
-            ? ProcessInfo.processInfo.activeProcessorCount : 1
+            ? ThreadPoolExecutor.availableParallelism : 1
         return resampledVerticalFirst(
             to: size, horizontal: horizontal, vertical: vertical, opaque: opaque, threads: threads)
     }

@@ -1,13 +1,22 @@
 /// A fixed number of slots, the line of jobs waiting for one, and the tasks that run them: the
 /// library's one queue. The downloader's transfers wait here for one of its
 /// ``ImageDownloader/maxConcurrentDownloads`` slots, the prefetcher's loads for one of its
-/// ``ImagePrefetcher/maxConcurrentPrefetchCount``.
+/// ``ImagePrefetcher/maxConcurrentPrefetchCount``, and the image service's results for one of
+/// its workers.
 ///
-/// - A place in line is taken synchronously (``enqueue(priority:runPriority:job:)``), so jobs
-///   queued one call after another start in that order, whatever threads later run them.
+/// - A place in line is taken synchronously (``tryEnqueue(priority:runPriority:lane:work:onExpired:)``),
+///   so jobs queued one call after another start in that order, whatever threads later run them.
 /// - The line is served by priority, then first-in-first-out or last-in-first-out. A place can
 ///   be left or raised at any time, in constant time: both are lazy, and stale entries are
 ///   skipped when they reach the front.
+/// - **Lanes.** Each job waits in a lane, and a lane may be allowed fewer of the slots than
+///   all of them (``init(slots:order:laneLimits:waitingLimit:waitLimit:)``). When the best
+///   waiting job's lane is at its limit, the best job of another lane starts instead: the
+///   image service keeps huge sources in a lane of their own so that they can never take every
+///   worker from small ones.
+/// - **Bounds.** With a `waitingLimit`, a job that finds that many waiting is refused at once;
+///   with a `waitLimit`, a job that waits longer leaves the line and its `onExpired` runs. One
+///   timer task per queue watches the deadlines, not one per job.
 /// - Jobs run in worker tasks, one per busy slot. A worker that finishes a job takes the next
 ///   one that asks for its task priority, in the same task; otherwise it gives the slot back
 ///   and ends, and a new worker starts for the next job. A queue that stays busy creates a task
@@ -27,45 +36,99 @@ package final class SlotQueue: Sendable {
     /// What a waiting place runs once it has a slot.
     package typealias Work = @Sendable (Job) async -> Void
 
-    /// One place in line; its work runs exactly once, unless it leaves first.
+    /// One place in line; its work runs exactly once, unless it leaves (or expires) first.
     package final class Ticket: Sendable {
-        /// What runs, and at which task priority; read and cleared only under the queue's lock.
+        /// What runs, and what runs instead if the wait expires; read and cleared only under
+        /// the queue's lock.
         nonisolated(unsafe) fileprivate var work: Work?
-        fileprivate let runPriority: TaskPriority
+        nonisolated(unsafe) fileprivate var onExpired: (@Sendable () -> Void)?
+        let runPriority: TaskPriority
+        let lane: Int
 
-        fileprivate init(work: @escaping Work, runPriority: TaskPriority) {
+        fileprivate init(work: @escaping Work, onExpired: (@Sendable () -> Void)?, runPriority: TaskPriority, lane: Int)
+        {
             self.work = work
+            self.onExpired = onExpired
             self.runPriority = runPriority
+            self.lane = lane
         }
     }
 
+    /// A job started by a grant: its work, the priority its worker runs at and its lane.
+    fileprivate typealias Grant = (work: Work, priority: TaskPriority, lane: Int)
+
     private struct State {
-        var line = WaitingLine()
+        var lines: [WaitingLine]
         var slots: Int
         var running = 0
+        var laneRunning: [Int]
+        let laneLimits: [Int]
         var suspended = false
         let order: Order
+        /// Waiting tickets' deadlines in the order they were set (a queue's wait limit is
+        /// fixed, so that is also the order they fall due); stale ones are skipped.
+        var deadlines: [(due: ContinuousClock.Instant, ticket: Ticket)] = []
+        var deadlineHead = 0
+        var watchingDeadlines = false
+        /// The serial of the latest place taken or raised, across lanes.
+        var serial = 0
 
-        var canGrant: Bool { !suspended && running < slots }
+        var waiting: Int { lines.reduce(0) { $0 + $1.count } }
 
         /// Takes the next tickets' work while slots are free, counting them as running.
-        mutating func takeGrantable() -> [(Work, TaskPriority)] {
-            var granted: [(Work, TaskPriority)] = []
-            while canGrant, let next = line.popNext(lifo: order == .lifo) {
+        mutating func takeGrantable() -> [Grant] {
+            var granted: [Grant] = []
+            while !suspended, running < slots, let next = popNext(runPriority: nil) {
                 guard let work = next.work else { continue }
                 next.work = nil
+                next.onExpired = nil
                 running += 1
-                granted.append((work, next.runPriority))
+                laneRunning[next.lane] += 1
+                granted.append((work, next.runPriority, next.lane))
             }
             return granted
+        }
+
+        /// The best waiting ticket of a lane below its limit: the highest priority, then the
+        /// oldest (FIFO) or newest (LIFO). With `runPriority`, only a ticket that runs at it.
+        mutating func popNext(runPriority: TaskPriority?) -> Ticket? {
+            var best: (lane: Int, rank: WaitingLine.Rank)?
+            for lane in lines.indices where laneRunning[lane] < laneLimits[lane] {
+                guard let rank = lines[lane].peekRank(lifo: order == .lifo) else { continue }
+                if let current = best, !rank.isAhead(of: current.rank, lifo: order == .lifo) { continue }
+                best = (lane, rank)
+            }
+            guard let best else { return nil }
+            return lines[best.lane].popNext(lifo: order == .lifo, ifRunPriority: runPriority)
         }
     }
 
     private let state: Locked<State>
+    /// How long a job may wait for a slot; nil: as long as it takes.
+    package let waitLimit: Duration?
+    /// How many jobs may wait at once; nil: any number.
+    package let waitingLimit: Int?
+    /// Where the workers run; nil: Swift's cooperative pool.
+    private let executor: (any TaskExecutor)?
 
-    /// A queue with `slots` slots (at least 1) serving its line in `order`.
-    package init(slots: Int, order: Order = .fifo) {
-        state = Locked(State(slots: max(slots, 1), order: order))
+    /// A queue with `slots` slots (at least 1) serving its line in `order`. `laneLimits` gives
+    /// each lane (0, 1, …) the most slots it may hold at once (at least 1; a limit at or above
+    /// `slots` means all of them); by default there is one lane that may use them all. `waitingLimit` and `waitLimit` bound
+    /// the line in length and in time. The workers run on `executor` (Swift's cooperative
+    /// pool when nil).
+    package init(
+        slots: Int, order: Order = .fifo, laneLimits: [Int]? = nil, waitingLimit: Int? = nil,
+        waitLimit: Duration? = nil, executor: (any TaskExecutor)? = nil
+    ) {
+        self.executor = executor
+        let slots = max(slots, 1)
+        let limits = (laneLimits ?? [.max]).map { max($0, 1) }
+        state = Locked(
+            State(
+                lines: limits.map { _ in WaitingLine() }, slots: slots,
+                laneRunning: limits.map { _ in 0 }, laneLimits: limits, order: order))
+        self.waitingLimit = waitingLimit.map { max($0, 0) }
+        self.waitLimit = waitLimit
     }
 
     /// Slots in all; raising it starts waiting jobs at once, lowering it lets running jobs end.
@@ -93,72 +156,165 @@ package final class SlotQueue: Sendable {
     }
 
     /// Jobs waiting, and slots taken.
-    package var counts: (waiting: Int, running: Int) { state.withLock { ($0.line.count, $0.running) } }
+    package var counts: (waiting: Int, running: Int) { state.withLock { ($0.waiting, $0.running) } }
+
+    /// Slots taken by each lane's jobs now.
+    package var runningByLane: [Int] { state.withLock { $0.laneRunning } }
 
     /// Takes a place in line for `work`, which runs once a slot is free (possibly starting on
-    /// this thread before this returns) in a task at `runPriority`.
-    package func enqueue(priority: Priority, runPriority: TaskPriority, work: @escaping Work) -> Ticket {
-        let ticket = Ticket(work: work, runPriority: runPriority)
-        start(
-            state.withLock { state in
-                state.line.append(ticket, priority: priority)
-                return state.takeGrantable()
-            })
+    /// this thread before this returns) in a task at `runPriority`. For a queue without a
+    /// ``waitingLimit``, which never refuses; see ``tryEnqueue(priority:runPriority:lane:work:onExpired:)``.
+    @discardableResult
+    package func enqueue(priority: Priority, runPriority: TaskPriority, lane: Int = 0, work: @escaping Work) -> Ticket {
+        guard let ticket = tryEnqueue(priority: priority, runPriority: runPriority, lane: lane, work: work) else {
+            preconditionFailure("a queue with a waiting limit can refuse a job: use tryEnqueue")
+        }
         return ticket
+    }
+
+    /// Takes a place in `lane`'s line for `work`, which runs once a slot is free (possibly
+    /// starting on this thread before this returns) in a task at `runPriority`. Nil, and
+    /// nothing queued, when the job would wait and the line already holds ``waitingLimit``
+    /// jobs. If the queue has a ``waitLimit`` and the job waits longer, it leaves the line and
+    /// `onExpired` runs instead of `work`.
+    package func tryEnqueue(
+        priority: Priority, runPriority: TaskPriority, lane: Int = 0, work: @escaping Work,
+        onExpired: (@Sendable () -> Void)? = nil
+    ) -> Ticket? {
+        let ticket = Ticket(work: work, onExpired: onExpired, runPriority: runPriority, lane: lane)
+        let (granted, queued, watch) = state.withLock { state -> ([Grant], Bool, Bool) in
+            precondition(state.lines.indices.contains(lane), "lane \(lane) does not exist")
+            state.serial += 1
+            state.lines[lane].append(ticket, priority: priority, serial: state.serial)
+            let granted = state.takeGrantable()
+            guard ticket.work != nil else { return (granted, true, false) }
+            // It waits: unless the line was already full.
+            if let waitingLimit, state.waiting > waitingLimit {
+                _ = state.lines[lane].remove(ticket)
+                ticket.work = nil
+                ticket.onExpired = nil
+                return (granted, false, false)
+            }
+            guard let waitLimit else { return (granted, true, false) }
+            state.deadlines.append((ContinuousClock.now + waitLimit, ticket))
+            defer { state.watchingDeadlines = true }
+            return (granted, true, !state.watchingDeadlines)
+        }
+        start(granted)
+        if watch { Task { [self] in await watchDeadlines() } }
+        return queued ? ticket : nil
     }
 
     /// Takes `ticket` out of the line; false if its work started already.
     @discardableResult
     package func leave(_ ticket: Ticket) -> Bool {
         state.withLock { state in
-            guard state.line.remove(ticket) else { return false }
+            guard state.lines[ticket.lane].remove(ticket) else { return false }
             ticket.work = nil
+            ticket.onExpired = nil
             return true
         }
     }
 
     /// Moves a waiting ticket up to `priority` (never down), behind that priority's current line.
     package func raise(_ ticket: Ticket, to priority: Priority) {
-        state.withLock { $0.line.raise(ticket, to: priority) }
+        state.withLock { state in
+            guard state.lines[ticket.lane].canRaise(ticket, to: priority) else { return }
+            state.serial += 1
+            state.lines[ticket.lane].raise(ticket, to: priority, serial: state.serial)
+        }
+    }
+
+    // MARK: Deadlines
+
+    /// Expires waiting tickets as their deadlines pass: one task for the whole queue, sleeping
+    /// until the oldest deadline, ending when no ticket waits with one.
+    private func watchDeadlines() async {
+        while true {
+            let now = ContinuousClock.now
+            let (expired, nextDue) = state.withLock { state -> ([@Sendable () -> Void], ContinuousClock.Instant?) in
+                var expired: [@Sendable () -> Void] = []
+                while state.deadlineHead < state.deadlines.count {
+                    let (due, ticket) = state.deadlines[state.deadlineHead]
+                    // Started or left already: nothing to expire.
+                    guard ticket.work != nil else {
+                        state.deadlineHead += 1
+                        continue
+                    }
+                    guard due <= now else { break }
+                    state.deadlineHead += 1
+                    if state.lines[ticket.lane].remove(ticket) {
+                        if let handler = ticket.onExpired { expired.append(handler) }
+                        ticket.work = nil
+                        ticket.onExpired = nil
+                    }
+                }
+                if state.deadlineHead == state.deadlines.count {
+                    state.deadlines.removeAll(keepingCapacity: true)
+                    state.deadlineHead = 0
+                    state.watchingDeadlines = false
+                    return (expired, nil)
+                }
+                if state.deadlineHead > 256, state.deadlineHead * 2 > state.deadlines.count {
+                    state.deadlines.removeFirst(state.deadlineHead)
+                    state.deadlineHead = 0
+                }
+                return (expired, state.deadlines[state.deadlineHead].due)
+            }
+            for handler in expired { handler() }
+            guard let nextDue else { return }
+            try? await Task.sleep(until: nextDue, clock: .continuous)
+        }
     }
 
     // MARK: Workers
 
     /// Starts a worker for each granted ticket's work. It starts on this thread (as
     /// `Task.immediate` does) and leaves it at the work's first suspension.
-    private func start(_ granted: [(Work, TaskPriority)]) {
-        for (work, priority) in granted {
+    private func start(_ granted: [Grant]) {
+        for grant in granted {
             let worker = Worker()
             worker.attach(
-                Task.immediate(priority: priority) { [self] in await run(first: work, priority: priority, in: worker) })
+                Task.immediate(priority: grant.priority, executorPreference: executor) { [self] in
+                    await run(first: grant.work, lane: grant.lane, priority: grant.priority, in: worker)
+                })
         }
     }
 
     /// A worker's life: jobs one after another, while the next asks for its priority.
-    private func run(first: @escaping Work, priority: TaskPriority, in worker: Worker) async {
-        var next: Work? = first
-        while let work = next {
+    private func run(first: @escaping Work, lane: Int, priority: TaskPriority, in worker: Worker) async {
+        var next: (work: Work, lane: Int)? = (first, lane)
+        var lane = lane
+        while let (work, nextLane) = next {
+            lane = nextLane
             let job = worker.begin()
             await work(job)
-            next = worker.end(job) ? handOver(priority: priority) : nil
+            next = worker.end(job) ? handOver(from: lane, priority: priority) : nil
         }
         // The slot of an interrupted worker, or of one with nothing fitting to do, goes back.
         start(
             state.withLock { state in
                 state.running -= 1
+                state.laneRunning[lane] -= 1
                 return state.takeGrantable()
             })
     }
 
-    /// The next job for a worker at `priority`, keeping its slot; nil if the next one needs
-    /// another priority (or nothing waits, or the slots were reduced or suspended).
-    private func handOver(priority: TaskPriority) -> Work? {
+    /// The next job for a worker at `priority` that just ran a job in `lane`, keeping its
+    /// slot; nil if the next one needs another priority (or nothing waits, or the slots were
+    /// reduced or suspended).
+    private func handOver(from lane: Int, priority: TaskPriority) -> (Work, Int)? {
         state.withLock { state in
-            guard !state.suspended, state.running <= state.slots,
-                let next = state.line.popNext(lifo: state.order == .lifo, ifRunPriority: priority)
-            else { return nil }
-            defer { next.work = nil }
-            return next.work
+            guard !state.suspended, state.running <= state.slots else { return nil }
+            state.laneRunning[lane] -= 1
+            guard let next = state.popNext(runPriority: priority), let work = next.work else {
+                state.laneRunning[lane] += 1
+                return nil
+            }
+            next.work = nil
+            next.onExpired = nil
+            state.laneRunning[next.lane] += 1
+            return (work, next.lane)
         }
     }
 
@@ -233,89 +389,5 @@ extension SlotQueue.Priority {
     /// The place in line that a task priority stands for: high and above, medium, and below.
     init(_ priority: TaskPriority) {
         self = priority >= .high ? .high : priority >= .medium ? .normal : .low
-    }
-}
-
-/// The tickets waiting for a slot: one bucket per priority, popped from the front (FIFO) or the
-/// back (LIFO). Removal and raises are lazy — a serial number per ticket says which bucket entry
-/// is current — so every operation is O(1) amortised even with thousands waiting. Only
-/// `places` holds the tickets: an entry left behind by a pop, a raise or a removal names its
-/// ticket by identity and keeps nothing alive.
-private struct WaitingLine {
-    private struct Entry {
-        let id: ObjectIdentifier
-        let serial: Int
-    }
-
-    private struct Place {
-        let ticket: SlotQueue.Ticket
-        var priority: SlotQueue.Priority
-        var serial: Int
-    }
-
-    private var buckets: [[Entry]] = [[], [], []]
-    private var heads = [0, 0, 0]
-    private var places: [ObjectIdentifier: Place] = [:]
-    private var nextSerial = 0
-
-    /// Tickets waiting.
-    var count: Int { places.count }
-
-    mutating func append(_ ticket: SlotQueue.Ticket, priority: SlotQueue.Priority) {
-        nextSerial += 1
-        let id = ObjectIdentifier(ticket)
-        places[id] = Place(ticket: ticket, priority: priority, serial: nextSerial)
-        buckets[priority.rawValue].append(Entry(id: id, serial: nextSerial))
-    }
-
-    mutating func raise(_ ticket: SlotQueue.Ticket, to priority: SlotQueue.Priority) {
-        let id = ObjectIdentifier(ticket)
-        guard var place = places[id], place.priority < priority else { return }
-        nextSerial += 1
-        place.priority = priority
-        place.serial = nextSerial
-        places[id] = place
-        buckets[priority.rawValue].append(Entry(id: id, serial: nextSerial))
-    }
-
-    /// Whether the ticket was waiting.
-    mutating func remove(_ ticket: SlotQueue.Ticket) -> Bool {
-        places.removeValue(forKey: ObjectIdentifier(ticket)) != nil
-    }
-
-    /// The next ticket: the highest priority first; within it the oldest (FIFO) or the newest
-    /// (LIFO). With `ifRunPriority`, only if that ticket runs at this task priority.
-    mutating func popNext(lifo: Bool, ifRunPriority runPriority: TaskPriority? = nil) -> SlotQueue.Ticket? {
-        for index in stride(from: buckets.count - 1, through: 0, by: -1) {
-            while heads[index] < buckets[index].count {
-                let entry = lifo ? buckets[index][buckets[index].count - 1] : buckets[index][heads[index]]
-                guard let place = places[entry.id], place.serial == entry.serial else {
-                    drop(index, lifo: lifo)
-                    continue
-                }
-                if let runPriority, place.ticket.runPriority != runPriority { return nil }
-                drop(index, lifo: lifo)
-                places[entry.id] = nil
-                return place.ticket
-            }
-        }
-        return nil
-    }
-
-    /// Drops the entry at the end `popNext` reads, and the consumed entries once they are the
-    /// larger part of the bucket.
-    private mutating func drop(_ index: Int, lifo: Bool) {
-        if lifo {
-            buckets[index].removeLast()
-        } else {
-            heads[index] += 1
-        }
-        if heads[index] == buckets[index].count {
-            buckets[index].removeAll(keepingCapacity: true)
-            heads[index] = 0
-        } else if heads[index] > 256, heads[index] * 2 > buckets[index].count {
-            buckets[index].removeFirst(heads[index])
-            heads[index] = 0
-        }
     }
 }

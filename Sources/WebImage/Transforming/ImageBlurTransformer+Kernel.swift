@@ -56,7 +56,7 @@ extension ImageBitmap {
                 work[i] = opaque ? p : p * SIMD4(p[3] * (1 / 255), p[3] * (1 / 255), p[3] * (1 / 255), 1)
             }
         }
-        let threads = parallel && count >= Self.parallelBlurThreshold ? ProcessInfo.processInfo.activeProcessorCount : 1
+        let threads = parallel && count >= Self.parallelBlurThreshold ? ThreadPoolExecutor.availableParallelism : 1
         // Rows, then columns. Each strip holds `lanes` lines blurred side by side.
         BoxBlurStrips.run(
             work, lines: height, length: width, lineStride: width, step: 1, box: box, threads: threads)
@@ -130,7 +130,7 @@ enum BoxBlurStrips {
         }
         // A few chunks per thread so that a slow core does not hold the others up.
         let chunks = min(stripCount, threads * 4)
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+        ThreadPoolExecutor.concurrentPerform(iterations: chunks) { chunk in
             blurStrips(chunk * stripCount / chunks..<(chunk + 1) * stripCount / chunks)
         }
     }

@@ -1,9 +1,11 @@
 import Foundation
 import WebImage
 
-/// Source bytes to result bytes: read the header, plan, then either pass the source through
-/// (nothing to change) or decode no larger than the plan needs, process every frame, encode.
-package struct ResultProducer {
+/// Source bytes to result bytes, in two steps: ``prepare(_:format:)`` reads the header and plans
+/// (cheap, no pixels), and either passes the source through (nothing to change) or hands back
+/// what ``produce(_:)`` needs to decode no larger than the plan needs, process every frame and
+/// encode (the CPU work, which the service runs on its processing threads).
+package struct ResultProducer: Sendable {
     let configuration: ServiceConfiguration
     let options: ProcessingOptions
 
@@ -12,10 +14,28 @@ package struct ResultProducer {
         self.options = options
     }
 
-    package func produce(from data: Data, format requested: ImageFormat?) throws(ServiceError) -> ProcessedResult {
+    /// What reading the header decided: the source's own bytes are the result, or they are to
+    /// be processed.
+    package enum Preparation: Sendable {
+        case passThrough(ProcessedResult)
+        case process(Prepared)
+    }
+
+    /// A source to process: its bytes, header and plan, and the format to write.
+    package struct Prepared: Sendable {
+        let data: Data
+        let info: ImageInfo
+        let plan: ProcessingPlan
+        let requested: ImageFormat?
+        /// Pixels of the source as stored, a frame: what decoding it costs, roughly.
+        package var sourcePixels: Int { PixelSize(width: info.width, height: info.height).pixelCount }
+    }
+
+    /// Reads `data`'s header and plans; throws for a source over the limits or options that do
+    /// not fit it.
+    package func prepare(_ data: Data, format requested: ImageFormat?) throws(ServiceError) -> Preparation {
         do {
-            let coders = ImageCodersManager.shared
-            let info = try coders.imageInfo(for: data)
+            let info = try ImageCodersManager.shared.imageInfo(for: data)
             let shown =
                 options.autoRotate
                 ? PixelSize(width: info.width, height: info.height)
@@ -32,22 +52,46 @@ package struct ResultProducer {
             }
             let plan = try ProcessingPlan(source: shown, options: options)
             if passesThrough(data, info: info, plan: plan, requested: requested) {
-                return ProcessedResult(data: data, contentType: info.format.mimeType ?? "application/octet-stream")
+                return .passThrough(
+                    ProcessedResult(data: data, contentType: info.format.mimeType ?? "application/octet-stream"))
             }
+            return .process(Prepared(data: data, info: info, plan: plan, requested: requested))
+        } catch {
+            throw Self.serviceError(error)
+        }
+    }
+
+    /// Decodes, processes and encodes a prepared source.
+    package func produce(_ prepared: Prepared) throws(ServiceError) -> ProcessedResult {
+        do {
+            let coders = ImageCodersManager.shared
             // Kept orientation: the decoder reads the size box as shown, so turn it too.
-            let swapsBox = !options.autoRotate && info.orientation.swapsDimensions
-            let image = try coders.decode(data, options: decodeOptions(plan, swapsBox: swapsBox))
-            let processed = try ImageProcessor(options: options, plan: plan).transformedImage(
+            let swapsBox = !options.autoRotate && prepared.info.orientation.swapsDimensions
+            let image = try coders.decode(prepared.data, options: decodeOptions(prepared.plan, swapsBox: swapsBox))
+            let processed = try ImageProcessor(options: options, plan: prepared.plan).transformedImage(
                 image, forKey: "", animated: true, maxAnimationByteCount: configuration.maxAnimationBytes)
-            let format = requested ?? OutputFormats.fallback(source: info.format, hasAlpha: processed.hasAlpha)
+            let format =
+                prepared.requested ?? OutputFormats.fallback(source: prepared.info.format, hasAlpha: processed.hasAlpha)
             let bytes = try coders.encode(processed, as: format, options: encodeOptions(format))
             return ProcessedResult(data: bytes, contentType: format.mimeType ?? "application/octet-stream")
-        } catch let error as ServiceError {
-            throw error
-        } catch let error as WebImageError {
-            throw ServiceErrorMapping.map(error)
         } catch {
-            throw .internalError("processing failed")
+            throw Self.serviceError(error)
+        }
+    }
+
+    /// Both steps on the calling thread.
+    package func produce(from data: Data, format requested: ImageFormat?) throws(ServiceError) -> ProcessedResult {
+        switch try prepare(data, format: requested) {
+        case .passThrough(let result): return result
+        case .process(let prepared): return try produce(prepared)
+        }
+    }
+
+    private static func serviceError(_ error: any Error) -> ServiceError {
+        switch error {
+        case let error as ServiceError: error
+        case let error as WebImageError: ServiceErrorMapping.map(error)
+        default: .internalError("processing failed")
         }
     }
 

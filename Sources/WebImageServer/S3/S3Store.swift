@@ -14,7 +14,7 @@ final class S3Store: Sendable {
     let breaker: S3Breaker
     private let metrics: ServiceMetrics
     /// Lookups under way, by cache key: identical concurrent lookups share one GET.
-    private let lookups = InFlightTable<String, DiskCacheEntry?, Never>()
+    private let lookups = InFlightTable<String, DiskCacheEntry?, Never, WebImageError>()
     /// Writes under way, by number, for ``shutdown()`` to wait for.
     private let writes = Locked<(next: Int, tasks: [Int: Task<Void, Never>])>((0, [:]))
 

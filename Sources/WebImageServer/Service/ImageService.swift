@@ -6,18 +6,29 @@ import WebImage
 /// images, independent of the HTTP server in front of it.
 ///
 /// A request flows: path → signature → options → result cache (memory, then disk, then S3) → (one run per
-/// result key, shared by identical concurrent requests: source cache or download → decode at the
-/// size the processing needs → process → encode → store) → conditional response.
+/// result key, shared by identical concurrent requests: source cache or download → header and
+/// plan → a place in the processing queue → decode at the size the processing needs, process and
+/// encode on the CPU threads → store) → conditional response.
+///
+/// **Admission.** Results are made by at most ``ServiceConfiguration/workers`` runs at once, on
+/// ``ThreadPoolExecutor/cpu``'s threads (never on Swift's cooperative pool or the network
+/// threads, which keep the network and the timers). Runs wait in one ``SlotQueue``, bounded in length (429 beyond it) and in time
+/// (503 after ``ServiceConfiguration/queueTimeout``). Sources of
+/// ``ServiceConfiguration/largeSourcePixels`` or more wait in a lane of their own that may hold
+/// at most ``ServiceConfiguration/largeSourceWorkers`` workers, so that huge images can never
+/// take every worker from small ones: a thumbnail waits at most for another small one.
 public final class ImageService: Sendable {
     public let configuration: ServiceConfiguration
     let sources: SourceStore
     let results: ResultStore
     /// Recent results, before the disk.
     let memory: ResultMemoryCache
-    /// Limits how many results are made at once.
-    let gate: ProcessingGate
+    /// The line of runs waiting for a worker: lane 0 small sources, lane 1 large ones.
+    let processing: SlotQueue
+    /// Where runs decode, process and encode.
+    let executor: ThreadPoolExecutor
     /// Processing runs under way, by result key: identical concurrent requests share one.
-    let runs = InFlightTable<String, ProcessedResult, Never>()
+    let runs = InFlightTable<String, ProcessedResult, Never, ServiceError>()
     let logger: Logger
     private let draining = Locked(false)
     /// What a service logs to when given no logger: nothing (as AsyncHTTPClient's default).
@@ -55,10 +66,12 @@ public final class ImageService: Sendable {
             s3: configuration.s3?.storesSources == true ? s3 : nil)
         results = ResultStore(disk: disk, s3: s3)
         memory = ResultMemoryCache(limit: configuration.memoryCacheBytes)
-        let timeout = configuration.queueTimeout.isFinite ? max(0, configuration.queueTimeout) : 10
-        gate = ProcessingGate(
-            slots: configuration.workers, queueLimit: configuration.queueLimit,
-            timeout: .milliseconds(Int64(clamping: min(timeout, 86_400) * 1000)))
+        let timeout = configuration.queueTimeout.isFinite ? configuration.queueTimeout.clamped(to: 0...86_400) : 10
+        let workers = max(1, configuration.workers)
+        processing = SlotQueue(
+            slots: workers, laneLimits: [workers, max(1, min(configuration.largeSourceWorkers, workers))],
+            waitingLimit: max(0, configuration.queueLimit), waitLimit: Duration(clampingSeconds: timeout))
+        executor = configuration.executor
     }
 
     /// The response to `request`; every failure is an error response, never a thrown error.
@@ -104,7 +117,7 @@ public final class ImageService: Sendable {
 
     /// `GET /metrics`: the Prometheus text exposition, the queue gauges read now.
     public func metricsText() -> String {
-        let counts = gate.counts
+        let counts = processing.counts
         metrics.queue(running: counts.running, waiting: counts.waiting)
         return metrics.exposition()
     }
@@ -143,29 +156,45 @@ public final class ImageService: Sendable {
     private func process(key: String, source: URL, options: ProcessingOptions, format: ImageFormat?)
         async throws(ServiceError) -> ProcessedResult
     {
-        let result: ProcessedResult
+        try await runs.value(for: key) { [self] _ throws(ServiceError) in
+            let data = try await sources.data(for: source) { metrics.sourceFetched(bytes: $0) }
+            let producer = ResultProducer(configuration: configuration, options: options)
+            let produced: ProcessedResult
+            switch try producer.prepare(data, format: format) {
+            case .passThrough(let result):
+                produced = result
+            case .process(let prepared):
+                produced = try await make(prepared, with: producer)
+            }
+            memory.store(produced, forKey: key)
+            results.store(produced, forKey: key)
+            return produced
+        }
+    }
+
+    /// Waits for a worker in the lane the source's size calls for, then decodes, processes and
+    /// encodes on the CPU threads.
+    private func make(_ prepared: ResultProducer.Prepared, with producer: ResultProducer)
+        async throws(ServiceError) -> ProcessedResult
+    {
+        let lane = prepared.sourcePixels >= configuration.largeSourcePixels ? 1 : 0
+        let outcome: Result<ProcessedResult, ServiceError>
         do {
-            result = try await runs.value(for: key) { [self] _ throws(WebImageError) in
-                do throws(ServiceError) {
-                    let data = try await sources.data(for: source) { metrics.sourceFetched(bytes: $0) }
-                    let produced = try await gate.withSlot { () throws(ServiceError) in
-                        let clock = ContinuousClock()
-                        let start = clock.now
-                        defer { metrics.processed(after: clock.now - start) }
-                        return try ResultProducer(configuration: configuration, options: options)
-                            .produce(from: data, format: format)
-                    }
-                    memory.store(produced, forKey: key)
-                    results.store(produced, forKey: key)
-                    return produced
-                } catch {
-                    return ProcessedResult(failure: error)
+            outcome = try await processing.perform(lane: lane) { [executor, metrics] in
+                await executor.run {
+                    let clock = ContinuousClock()
+                    let start = clock.now
+                    defer { metrics.processed(after: clock.now - start) }
+                    return Result { () throws(ServiceError) in try producer.produce(prepared) }
                 }
             }
         } catch {
-            throw ServiceErrorMapping.map(error)
+            switch error {
+            case .full: throw ServiceError(status: 429, message: "too many requests are waiting; try again later")
+            case .expired: throw ServiceError(status: 503, message: "the request waited too long for processing")
+            case .cancelled: throw .cancelled
+            }
         }
-        if let failure = result.failure { throw failure }
-        return result
+        return try outcome.get()
     }
 }

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import WebImage
 
-/// One processed image ready to send, or the error its run ended in.
+/// One processed image ready to send.
 package struct ProcessedResult: Sendable {
     package var data: Data
     package var contentType: String
@@ -10,18 +10,12 @@ package struct ProcessedResult: Sendable {
     var etag: String
     /// When the result was made (its `Last-Modified`).
     var created: Date
-    var failure: ServiceError?
 
     init(data: Data, contentType: String, etag: String? = nil, created: Date = Date()) {
         self.data = data
         self.contentType = contentType
         self.etag = etag ?? Self.etag(of: data)
         self.created = Date(timeIntervalSince1970: created.timeIntervalSince1970.rounded(.down))
-    }
-
-    init(failure: ServiceError) {
-        self.init(data: Data(), contentType: "", etag: "")
-        self.failure = failure
     }
 
     static func etag(of data: Data) -> String {

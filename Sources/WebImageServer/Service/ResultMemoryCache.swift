@@ -38,7 +38,7 @@ final class ResultMemoryCache: Sendable {
 
     func store(_ result: ProcessedResult, forKey key: String) {
         let cost = result.data.count
-        guard result.failure == nil, cost <= limit / 4 else { return }
+        guard cost <= limit / 4 else { return }
         state.withLock { state in
             state.clock += 1
             if let old = state.entries.updateValue(Entry(result: result, lastUse: state.clock), forKey: key) {

@@ -22,7 +22,6 @@ struct ResultStore: Sendable {
 
     /// Writes `result` to the disk and to S3, both in the background.
     func store(_ result: ProcessedResult, forKey key: String) {
-        guard result.failure == nil else { return }
         let metadata = DiskCacheMetadata(
             contentType: result.contentType, etag: result.etag, storeDate: result.created)
         let data = result.data

@@ -35,6 +35,15 @@ public struct ServiceConfiguration: Sendable {
     public var memoryCacheBytes = 256 << 20
     /// Results made at once (decode, process, encode); the core count by default.
     public var workers = ProcessInfo.processInfo.activeProcessorCount
+    /// Sources with at least this many pixels (a frame, as stored) count as large: they wait in
+    /// a lane of their own (4 megapixels by default: a 12-megapixel photo is large, a 2000×1500
+    /// web image is not).
+    public var largeSourcePixels = 4_000_000
+    /// The most workers large sources may hold at once (``largeSourcePixels``), so that the
+    /// rest stay free for small ones; half the workers by default, at least one.
+    public var largeSourceWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
+    /// The threads results are made on (shared with the library's decoding).
+    package var executor = ThreadPoolExecutor.cpu
     /// Results that may wait for a worker; one more is refused with 429.
     public var queueLimit = 256
     /// How long a result may wait for a worker before the request gets 503, in seconds.

@@ -36,3 +36,8 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
         ServiceError(status: 500, message: message)
     }
 }
+
+extension ServiceError: InFlightFailure {
+    /// 499 (nginx's "client closed request"): the request went away before its result.
+    public static let cancelled = ServiceError(status: 499, message: "the request was cancelled")
+}

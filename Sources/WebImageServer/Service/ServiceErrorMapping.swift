@@ -35,7 +35,7 @@ enum ServiceErrorMapping {
         case .invalidURL:
             return .badRequest("the source is not a valid URL")
         case .cancelled:
-            return ServiceError(status: 499, message: "the request was cancelled")
+            return .cancelled
         case .encodingFailed:
             return .unprocessable("the result could not be encoded: \(error.message)")
         case .invalidArgument:

@@ -59,7 +59,7 @@ struct ImageServerLoadTests {
                     await downloader.shutdown()
                 }
                 #expect(await eventually { service.runs.count == 0 && origin.inFlightCount == 0 })
-                #expect(service.gate.counts == (0, 0))
+                #expect(service.processing.counts == (waiting: 0, running: 0))
                 #expect(service.runs.liveSubscriptionCount == 0)
             }
         }

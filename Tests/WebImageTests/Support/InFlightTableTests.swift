@@ -6,7 +6,7 @@ import Testing
 /// The one coalescing primitive, rule by rule (the rules are listed on `InFlightTable`).
 @Suite("InFlightTable: shared work per key")
 struct InFlightTableTests {
-    typealias Table = InFlightTable<String, Int, String>
+    typealias Table = InFlightTable<String, Int, String, WebImageError>
 
     /// Collects one subscriber's events and result.
     final class Recorder: Sendable {

@@ -61,7 +61,8 @@ extension AVIFCoder {
     ) throws(WebImageError) -> Data {
         guard let encoder = avifEncoderCreate() else { throw .encodingFailed("libavif could not make an encoder") }
         defer { avifEncoderDestroy(encoder) }
-        encoder.pointee.maxThreads = Int32(ProcessInfo.processInfo.activeProcessorCount)
+        // The CPU threads idle now, plus this one: under load an encode uses one thread.
+        encoder.pointee.maxThreads = Int32(clamping: ThreadPoolExecutor.availableParallelism)
         encoder.pointee.speed = settings.speed
         encoder.pointee.timescale = 1000
         let quantizer = Int32(settings.lossless ? Int(AVIF_QUANTIZER_LOSSLESS) : settings.quantizer)

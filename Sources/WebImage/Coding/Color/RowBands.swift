@@ -1,7 +1,8 @@
 import Foundation
 
-/// Splits per-pixel work over a large RGBA8 image into bands of rows run on every core; small
-/// images stay on the calling thread, where a thread hop would cost more than it saves.
+/// Splits per-pixel work over a large RGBA8 image into bands of rows run on the CPU threads that
+/// stand idle (``ThreadPoolExecutor/concurrentPerform(iterations:_:)``); small images, and every image
+/// when no thread is idle, stay on the calling thread.
 enum RowBands {
     /// Below this many pixels the work runs on the calling thread.
     static let parallelThreshold = 1 << 20
@@ -13,14 +14,14 @@ enum RowBands {
     ) {
         let width = bitmap.width
         let rows = bitmap.height
-        let bands = rows * width < parallelThreshold ? 1 : min(Self.cores, rows)
+        let bands = rows * width < parallelThreshold ? 1 : min(ThreadPoolExecutor.availableParallelism, rows)
         bitmap.pixels.withUnsafeMutableBufferPointer { pixels in
             guard bands > 1 else { return body(pixels.baseAddress!, rows * width) }
             // The bands are disjoint and the buffer outlives concurrentPerform, which returns only
             // when every band is done; the address crosses threads as an integer because a
             // pointer is not Sendable.
             let address = Int(bitPattern: pixels.baseAddress!)
-            DispatchQueue.concurrentPerform(iterations: bands) { band in
+            ThreadPoolExecutor.concurrentPerform(iterations: bands) { band in
                 let first = rows * band / bands
                 let end = rows * (band + 1) / bands
                 let start = UnsafeMutablePointer<UInt8>(bitPattern: address)! + first * width * 4
@@ -28,6 +29,4 @@ enum RowBands {
             }
         }
     }
-
-    private static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
 }

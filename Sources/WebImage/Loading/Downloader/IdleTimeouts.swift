@@ -34,7 +34,7 @@ final class IdleActivity: Sendable {
 /// AsyncHTTPClient's own read timeout cancels and re-arms an event-loop timer on every body
 /// chunk, a visible share of a download-heavy workload's CPU time; here an attempt only
 /// stamps the time on each chunk, and one task looks at every attempt a few times a second
-/// (at most an eighth of the shortest timeout apart). The task ends when nothing is watched.
+/// (at most a twentieth of the shortest timeout apart). The task ends when nothing is watched.
 final class IdleTimeouts: Sendable {
     private struct Watch {
         let activity: IdleActivity
@@ -70,12 +70,12 @@ final class IdleTimeouts: Sendable {
             defer { state.monitorRunning = true }
             return (state.nextID, !state.monitorRunning)
         }
-        // The lowest priority a transfer runs at: the monitor then looks only after the tasks
-        // that receive the bodies had their turn on the thread pool, so chunks that arrived
-        // while the pool was busy are counted before an attempt is called idle. At `.high` it
-        // ran first and timed out transfers whose bytes were waiting in their receiver's queue
-        // (a steady 100 ms drip failed a 3 s timeout under a loaded test run).
-        if startMonitor { Task.detached(priority: .low) { [self] in await monitor() } }
+        // On the network threads, with the transfers whose bodies it watches: neither waits
+        // behind CPU work (that runs on the CPU threads) or a host that blocks Swift's
+        // cooperative pool, so an attempt is called idle only when its bytes stopped coming.
+        if startMonitor {
+            Task.detached(executorPreference: ThreadPoolExecutor.network, priority: .low) { [self] in await monitor() }
+        }
         return id
     }
 
@@ -84,28 +84,16 @@ final class IdleTimeouts: Sendable {
     }
 
     private func monitor() async {
-        var expectedWake: UInt64?
-        var skippingSince: UInt64?
         while true {
-            // Attempts stamp their activity from tasks on the same thread pool as this one. If
-            // this task woke much later than it asked to, the pool was busy (blocking work
-            // elsewhere in the process) and the attempts' tasks were probably waiting too, with
-            // their bytes already received: look again once they had a chance to run rather
-            // than time out a transfer that never stalled. Never for longer than the shortest
-            // timeout in a row, so a real stall still ends on a machine that stays overloaded.
             let now = DispatchTime.now().uptimeNanoseconds
-            let late = expectedWake.map { now > $0 && now - $0 > Self.starvationSlack } ?? false
-            if !late { skippingSince = nil } else if skippingSince == nil { skippingSince = now }
-            let skipped = skippingSince.map { now - $0 } ?? 0
             let (expired, period) = state.withLock { state -> ([(Watch, byDeadline: Bool)], UInt64?) in
                 var expired: [(Watch, byDeadline: Bool)] = []
                 var shortest = UInt64.max
                 for (id, watch) in state.watches {
-                    let skip = late && skipped < watch.limit
                     if let deadline = watch.deadline, now >= deadline {
                         expired.append((watch, byDeadline: true))
                         state.watches[id] = nil
-                    } else if !skip, watch.activity.idleNanoseconds >= watch.limit {
+                    } else if watch.activity.idleNanoseconds >= watch.limit {
                         expired.append((watch, byDeadline: false))
                         state.watches[id] = nil
                     } else {
@@ -116,18 +104,18 @@ final class IdleTimeouts: Sendable {
                     state.monitorRunning = false
                     return (expired, nil)
                 }
-                return (expired, min(max(shortest / 8, 2_000_000), 250_000_000))
+                return (expired, min(max(shortest / Self.looksPerTimeout, 2_000_000), 250_000_000))
             }
             for (watch, byDeadline) in expired {
                 watch.activity.markTimedOut(byDeadline: byDeadline)
                 watch.onTimeout()
             }
             guard let period else { return }
-            expectedWake = DispatchTime.now().uptimeNanoseconds + period
             try? await Task.sleep(nanoseconds: period)
         }
     }
 
-    /// How late the monitor may wake before it assumes the thread pool was starved: 100 ms.
-    private static let starvationSlack: UInt64 = 100_000_000
+    /// How often the monitor looks within the shortest timeout it watches: a timeout fires at
+    /// most a twentieth of itself late (and at most 250 ms).
+    private static let looksPerTimeout: UInt64 = 20
 }

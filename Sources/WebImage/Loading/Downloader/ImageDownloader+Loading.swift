@@ -12,7 +12,8 @@ import Foundation
 /// one after another start in that order. A transfer runs as a job of the downloader's
 /// ``SlotQueue``, whose workers run transfers one after another while the queue stays busy. A
 /// decode has no task of its own: its ``BodyWatcher`` decodes the body when the transfer sends
-/// it (on the transfer's worker, in its slot) and completes from the transfer's completion.
+/// it (on a thread of ``ThreadPoolExecutor/cpu``, while the transfer keeps its slot) and completes
+/// from the transfer's completion.
 /// The stages' keys and results are in `DownloadStageValues.swift`.
 extension ImageDownloader: ImageLoading {
     /// `http` and `https` URLs.
@@ -32,8 +33,8 @@ extension ImageDownloader: ImageLoading {
 }
 
 extension ImageDownloader {
-    typealias Transfers = InFlightTable<TransferKey, DownloadedBody, DownloadEvent>
-    typealias Decodes = InFlightTable<DecodeKey, DecodedDownload, DownloadEvent>
+    typealias Transfers = InFlightTable<TransferKey, DownloadedBody, DownloadEvent, WebImageError>
+    typealias Decodes = InFlightTable<DecodeKey, DecodedDownload, DownloadEvent, WebImageError>
 
     // MARK: Entry points
 
@@ -142,7 +143,9 @@ extension ImageDownloader {
                         url: url, key: key.url, options: options, context: context, work: work,
                         environment: currentEnvironment()
                     ).run()
-                    work.send(.body(body.data))
+                    // Each decode decodes the body when it gets this event: on the CPU threads,
+                    // while this transfer keeps its slot.
+                    await ThreadPoolExecutor.cpu.run { work.send(.body(body.data)) }
                     return body
                 }
             }
@@ -166,8 +169,8 @@ enum DownloadEvent: Sendable {
     case bytes(Data)
     /// A partial image of a progressive decode.
     case partialImage(Image)
-    /// The whole body, sent by the transfer just before it ends: each decode decodes it then,
-    /// on the transfer's worker and in its slot, so bodies never pile up faster than they are
+    /// The whole body, sent by the transfer just before it ends, on a CPU thread: each decode
+    /// decodes it then, in the transfer's slot, so bodies never pile up faster than they are
     /// decoded (the queue's slots bound the decodes in flight, as they bound the transfers).
     case body(Data)
 }

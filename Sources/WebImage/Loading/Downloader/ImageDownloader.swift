@@ -56,8 +56,11 @@ public final class ImageDownloader: Sendable {
         self.config = config
         self.isShared = isShared
         state = Locked(State(headers: config.httpHeaders))
+        // Transfers run on the network threads: their body streams and timeouts never wait behind
+        // CPU work, or behind a host that blocks Swift's cooperative pool.
         queue = SlotQueue(
-            slots: config.maxConcurrentDownloads, order: config.executionOrder == .lifo ? .lifo : .fifo)
+            slots: config.maxConcurrentDownloads, order: config.executionOrder == .lifo ? .lifo : .fifo,
+            executor: ThreadPoolExecutor.network)
         let configuration = Self.clientConfiguration(config)
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         pinnedClients = PinnedClients(configuration: configuration)

@@ -31,8 +31,9 @@ final class ProgressiveDecodeDriver: Sendable {
         offered.withLock { offered in offered = (data, deliver, (offered?.number ?? 0) + 1) }
         guard busy.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return }
-        // Off the receiving task, so a slow partial decode never holds the body back.
-        let task = Task(priority: Task.currentPriority) { [self] in
+        // Off the receiving task, so a slow partial decode never holds the body back, and on
+        // the CPU threads, so that it never holds a thread the network needs.
+        let task = Task(executorPreference: ThreadPoolExecutor.cpu, priority: Task.currentPriority) { [self] in
             var decoded = 0
             repeat {
                 while let (data, deliver, number) = offered.withLock({ offered in
