@@ -45,7 +45,7 @@ extension AnimatedImagePlayer {
         }
         guard let (position, needsFrame) = plan else { return nil }
         if needsFrame || position.isFinished {
-            let bitmap = needsFrame ? await frame(position.frameIndex, generation: generation) : currentFrame
+            let bitmap = needsFrame ? await frame(position.frameIndex) : currentFrame
             guard present(position, bitmap: bitmap, at: now, generation: generation) else { return nil }
         }
         startPrefetching(generation: generation)
@@ -113,71 +113,47 @@ extension AnimatedImagePlayer {
         for stream in streams { stream.finish() }
     }
 
-    /// Frame `index`: from the buffer, from a decode already under way, or decoded now. Nil if it
-    /// fails to decode (the error is kept in ``lastError``).
-    private func frame(_ index: Int, generation: Int) async -> ImageBitmap? {
-        enum Source {
-            case buffered(ImageBitmap)
-            case inFlight
-            case decodeHere
-        }
-        while true {
-            let source = state.withLock { state -> Source in
-                if let bitmap = state.buffer.frames[index] { return .buffered(bitmap) }
-                return state.buffer.claim(index) ? .decodeHere : .inFlight
-            }
-            switch source {
-            case .buffered(let bitmap):
-                return bitmap
-            case .inFlight:
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    if state.withLock({ $0.buffer.wait(for: index, continuation) }) { continuation.resume() }
-                }
-                if state.withLock({ $0.generation != generation }) { return nil }
-            case .decodeHere:
-                return decode(index)
-            }
-        }
+    /// Frame `index`: from the buffer, else from its decode (joining one already under way).
+    /// Nil if it fails to decode (the error is kept in ``lastError``) or the player stopped.
+    private func frame(_ index: Int) async -> ImageBitmap? {
+        if let bitmap = state.withLock({ $0.buffer.frames[index] }) { return bitmap }
+        return try? await decodes.value(for: index) { [self] _ throws(WebImageError) in try await decode(index) }
     }
 
-    /// Decodes frame `index`, which the caller has claimed, and hands it to the buffer.
-    @discardableResult
-    private func decode(_ index: Int) -> ImageBitmap? {
-        let result: Result<ImageBitmap, WebImageError>
-        do throws(WebImageError) {
-            result = .success(try animation.frame(at: index).bitmap)
-        } catch {
-            result = .failure(error)
+    /// Decodes frame `index` on the CPU threads and hands it to the buffer.
+    private func decode(_ index: Int) async throws(WebImageError) -> ImageBitmap {
+        let animation = animation
+        let result = await ThreadPoolExecutor.cpu.run {
+            Result { () throws(WebImageError) in try animation.frame(at: index).bitmap }
         }
-        let waiters = state.withLock { state in
+        state.withLock { state in
             if case .failure(let error) = result { state.lastError = error }
-            return state.buffer.land(index, bitmap: try? result.get(), window: window(state))
+            state.buffer.land(index, bitmap: try? result.get(), window: window(state))
         }
-        for waiter in waiters { waiter.resume() }
-        return try? result.get()
+        return try result.get()
     }
 
     /// Decodes the frames playback needs next on a background task, until the buffer holds them.
     private func startPrefetching(generation: Int) {
         let start = state.withLock { state in
             guard !state.isPrefetching, state.isPlaying, state.generation == generation,
-                state.buffer.nextToDecode(in: window(state)) != nil
+                state.buffer.nextToDecode(in: window(state), isDecoding: decodes.contains) != nil
             else { return false }
             state.isPrefetching = true
             return true
         }
         guard start else { return }
         Task.detached(priority: .utility) { [weak self] in
-            while let index = self?.claimNextToPrefetch(generation: generation) {
-                self?.decode(index)
+            while let self, let index = nextToPrefetch(generation: generation) {
+                _ = try? await decodes.value(for: index) { [self] _ throws(WebImageError) in try await decode(index) }
             }
         }
     }
 
-    private func claimNextToPrefetch(generation: Int) -> Int? {
+    private func nextToPrefetch(generation: Int) -> Int? {
         state.withLock { state in
             guard state.generation == generation, state.isPlaying,
-                let index = state.buffer.nextToDecode(in: window(state)), state.buffer.claim(index)
+                let index = state.buffer.nextToDecode(in: window(state), isDecoding: decodes.contains)
             else {
                 state.isPrefetching = false
                 return nil

@@ -58,6 +58,8 @@ public final class AnimatedImagePlayer: Sendable {
     private let poster: ImageBitmap
     /// All mutable state, behind this lock.
     let state: Locked<State>
+    /// Frame decodes under way, by index: a frame asked for twice at once is decoded once.
+    let decodes = InFlightTable<Int, ImageBitmap, Never, WebImageError>()
 
     /// A player for `image`'s animation, paused on its first frame; nil if `image` is not
     /// animated (fewer than two frames).
@@ -177,7 +179,7 @@ public final class AnimatedImagePlayer: Sendable {
     /// Stops playback, ends every ``frameChanges(bufferingPolicy:)`` sequence, drops the buffered
     /// frames and rewinds to the first frame (SDWebImage's `stopPlaying`).
     public func stop() {
-        let (driver, streams, waiters) = state.withLock { state in
+        let (driver, streams) = state.withLock { state in
             state.generation += 1
             state.isPlaying = false
             let driver = state.driver
@@ -185,17 +187,18 @@ public final class AnimatedImagePlayer: Sendable {
             state.drivingGeneration = nil
             let streams = Array(state.streams.values)
             state.streams = [:]
-            let waiters = state.buffer.removeAll()
+            state.buffer.removeAll()
             state.anchor = Self.startAnchor(state.timeline, time: clock.now.playbackSeconds, rate: state.rate)
             state.position = state.timeline.position(at: state.anchor.time, from: state.anchor)
             state.presented = nil
             state.currentFrame = poster
             state.lastDeadline = nil
-            return (driver, streams, waiters)
+            return (driver, streams)
         }
         driver?.cancel()
         for stream in streams { stream.finish() }
-        for waiter in waiters { waiter.resume() }
+        // Whoever waits for a frame gets nothing now; decodes under way end unwanted.
+        decodes.cancelAll()
     }
 
     /// Shows frame `index` (clamped to the animation) as the start of loop `loop`, and plays on
