@@ -312,6 +312,13 @@ static int cwi_png_encode(const cwi_png_image *image, uint8_t **output, size_t *
         cwi_copy_message(message, message_capacity, writer.message);
         return -1;
     }
+    /* Hand back a buffer of exactly the bytes written. It grew by doubling from 4 KB, and a
+     * caller that keeps the output (the service's result memory cache) would otherwise hold up to
+     * twice the bytes it counts, or 4 KB for a tiny image. Shrinking keeps the buffer in place. */
+    if (writer.length > 0 && writer.length < writer.capacity) {
+        uint8_t *fitted = realloc(writer.bytes, writer.length);
+        if (fitted != NULL) writer.bytes = fitted;
+    }
     *output = writer.bytes;
     *output_length = writer.length;
     return 0;

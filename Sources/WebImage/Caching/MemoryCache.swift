@@ -14,7 +14,7 @@
 /// shed images with ``trim(toCost:)`` or ``removeAllImages()``.
 public final class MemoryCache: MemoryCaching {
     private struct State {
-        var entries = LRUImageList()
+        var entries = LRUList<String, Image>()
         var costLimit: Int
         var countLimit: Int
         let entryFraction: Double
@@ -99,7 +99,7 @@ public final class MemoryCache: MemoryCaching {
 
     /// The image for `key`, marking it most recently used; nil on a miss.
     public func image(forKey key: String) -> Image? {
-        state.withLock { $0.entries.image(forKey: key) }
+        state.withLock { $0.entries.value(forKey: key) }
     }
 
     /// Whether an image is held for `key`, without marking it used.
@@ -141,7 +141,7 @@ public final class MemoryCache: MemoryCaching {
     public func removeAllImages() {
         let released = state.withLock { state in
             let entries = state.entries
-            state.entries = LRUImageList()
+            state.entries = LRUList()
             return entries
         }
         _ = released

@@ -23,6 +23,8 @@ public final class ImageService: Sendable {
     let results: ResultStore
     /// Recent results, before the disk.
     let memory: ResultMemoryCache
+    /// Resolves source host names for the address guard.
+    let resolver: SourceHostResolver
     /// The line of runs waiting for a worker: lane 0 small sources, lane 1 large ones.
     let processing: SlotQueue
     /// Where runs decode, process and encode.
@@ -54,9 +56,12 @@ public final class ImageService: Sendable {
         downloaderConfig.maxResponseSize = configuration.maxSourceBytes
         // Fetching waits on the network, not the cores: more sources at once than results.
         downloaderConfig.maxConcurrentDownloads = max(16, configuration.workers * 4)
-        var addressGuard = SourceAddressGuard(
-            allowsLoopback: configuration.allowsLoopbackSources, allowsPrivate: configuration.allowsPrivateSources)
-        if let resolver = configuration.sourceHostResolver { addressGuard.resolver = resolver }
+        let resolver = SourceHostResolver(
+            configuration.sourceHostResolution, lookup: configuration.sourceHostResolver ?? HostLookup.addresses(of:))
+        self.resolver = resolver
+        let addressGuard = SourceAddressGuard(
+            allowsLoopback: configuration.allowsLoopbackSources, allowsPrivate: configuration.allowsPrivateSources,
+            resolver: { host throws(WebImageError) in try await resolver.addresses(for: host) })
         downloaderConfig.requestValidator = { [addressGuard] url throws(WebImageError) in
             try await addressGuard.check(url)
         }
@@ -107,10 +112,12 @@ public final class ImageService: Sendable {
         draining.withLock { $0 = true }
     }
 
-    /// Cancels the source downloads under way and closes the service's HTTP client; later
-    /// requests that need a source fail with 502. Call it once the server has stopped.
+    /// Cancels the source downloads under way, closes the service's HTTP clients (each pinned
+    /// one once its request ends) and stops the resolver's threads; later requests that need a
+    /// source fail with 502. Call it once the server has stopped.
     public func shutdown() async {
         await sources.downloader.shutdown()
+        await resolver.shutdown()
         await results.s3?.shutdown()
         await FileIOExecutor.shared.drain()
     }

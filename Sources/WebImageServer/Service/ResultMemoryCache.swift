@@ -1,59 +1,62 @@
 import Foundation
 import WebImage
 
-/// Recent results in memory, up to a byte budget, least recently used out first.
+/// Recent results in memory, up to a byte budget, least recently used out first (O(1) per
+/// lookup, store and eviction).
 ///
-/// Eviction drops the oldest tenth of the entries in one go (by their last use), so its sort is
-/// paid once per many inserts.
+/// The budget counts what an entry really holds, not only the result's bytes: its key, its
+/// header values and the fixed cost of keeping it (``entryOverhead``). Without that, a flood of
+/// tiny results would each cost far more than its bytes say and take the process past the
+/// budget. A result costing more than a quarter of the budget is not kept.
 final class ResultMemoryCache: Sendable {
-    private struct Entry {
-        var result: ProcessedResult
-        var lastUse: UInt64
-    }
-
-    private struct State {
-        var entries: [String: Entry] = [:]
-        var bytes = 0
-        var clock: UInt64 = 0
-    }
+    /// Bytes an entry holds beyond its result's bytes, key and header text: the result's
+    /// storage object and string headers, the allocator's rounding of each allocation, and the
+    /// entry's share of the index and of the list's slot arrays. Measured with glibc's
+    /// `mallinfo2` over 2,100 to 4,000 stored results of 40 to 800 bytes in WebP, PNG, JPEG and
+    /// AVIF: 410 to 540 bytes, the most just after the arrays have doubled.
+    static let entryOverhead = 576
 
     let limit: Int
-    private let state = Locked(State())
+    // Results removed under the lock are handed back and released after it, so that freeing
+    // their bytes never lengthens the critical section every hit waits on.
+    private let entries = Locked(LRUList<String, ProcessedResult>())
 
     init(limit: Int) {
-        self.limit = limit
+        self.limit = max(0, limit)
     }
 
-    var totalBytes: Int { state.withLock { $0.bytes } }
+    /// Bytes accounted for the entries held, overhead included; at most ``limit``.
+    var totalBytes: Int { entries.withLock { $0.totalCost } }
 
+    /// Results held.
+    var count: Int { entries.withLock { $0.count } }
+
+    /// What keeping `result` under `key` costs against the budget.
+    static func cost(of result: ProcessedResult, key: String) -> Int {
+        result.data.count + key.utf8.count + result.contentType.utf8.count + result.etag.utf8.count
+            + entryOverhead
+    }
+
+    /// The result for `key`, marking it most recently used.
     func result(forKey key: String) -> ProcessedResult? {
-        state.withLock { state in
-            guard var entry = state.entries[key] else { return nil }
-            state.clock += 1
-            entry.lastUse = state.clock
-            state.entries[key] = entry
-            return entry.result
-        }
+        entries.withLock { $0.value(forKey: key) }
     }
 
+    /// Keeps `result` under `key` as the most recently used entry, evicting the least recently
+    /// used until the budget holds; a result above a quarter of the budget is not kept.
     func store(_ result: ProcessedResult, forKey key: String) {
-        let cost = result.data.count
+        let cost = Self.cost(of: result, key: key)
         guard cost <= limit / 4 else { return }
-        state.withLock { state in
-            state.clock += 1
-            if let old = state.entries.updateValue(Entry(result: result, lastUse: state.clock), forKey: key) {
-                state.bytes -= old.result.data.count
+        let released = entries.withLock { entries -> [ProcessedResult] in
+            var released: [ProcessedResult] = []
+            if let old = entries.remove(forKey: key) { released.append(old) }
+            // Making room first keeps the sum within the budget, so it cannot overflow.
+            while entries.totalCost > limit - cost, let evicted = entries.removeLeastRecentlyUsed() {
+                released.append(evicted)
             }
-            state.bytes += cost
-            guard state.bytes > limit else { return }
-            let oldest = state.entries.sorted { $0.value.lastUse < $1.value.lastUse }
-            var index = 0
-            let batch = max(1, oldest.count / 10)
-            while index < oldest.count, state.bytes > limit || index < batch {
-                state.bytes -= oldest[index].value.result.data.count
-                state.entries[oldest[index].key] = nil
-                index += 1
-            }
+            entries.insert(result, forKey: key, cost: cost)
+            return released
         }
+        _ = released
     }
 }

@@ -10,9 +10,12 @@ public struct ServiceConfiguration: Sendable {
     /// Fetch sources on private, shared (CGNAT), unique-local and IPv4-mapped addresses
     /// (refused by default). Link-local, multicast and reserved addresses are always refused.
     public var allowsPrivateSources = false
-    /// Resolves source host names for the address check (`getaddrinfo` when nil); the fetch
-    /// then connects to the address checked. For tests that need a name to mean an address.
-    package var sourceHostResolver: (@Sendable (String) async -> [[UInt8]])?
+    /// How source host names are resolved for the address check: cache times, timeout, threads.
+    public var sourceHostResolution = SourceHostResolution()
+    /// Resolves source host names in place of `getaddrinfo` (when not nil), blocking one of the
+    /// resolver's threads as `getaddrinfo` does; the fetch then connects to the address checked.
+    /// For tests that need a name to mean an address, or a name server that hangs.
+    package var sourceHostResolver: (@Sendable (String) -> [[UInt8]])?
     /// When not empty, only sources starting with one of these prefixes are fetched (403 otherwise).
     public var allowedSourcePrefixes: [String] = []
     /// Quality for lossy output when the URL gives none (imgproxy's `IMGPROXY_QUALITY`).

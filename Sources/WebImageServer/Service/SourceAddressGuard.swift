@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import WebImage
 
@@ -22,8 +21,9 @@ import WebImage
 struct SourceAddressGuard: Sendable {
     var allowsLoopback = false
     var allowsPrivate = false
-    /// Resolves a host name to its addresses (4 or 16 bytes each); `getaddrinfo` by default.
-    var resolver: @Sendable (String) async -> [[UInt8]] = { await SourceAddressGuard.resolve($0) }
+    /// Resolves a host name to its addresses (4 or 16 bytes each): the service's
+    /// ``SourceHostResolver``, which may fail with a timeout.
+    var resolver: @Sendable (String) async throws(WebImageError) -> [[UInt8]]
 
     /// What kind of address something is, for the refusal message and the flags.
     enum Kind: String {
@@ -36,14 +36,14 @@ struct SourceAddressGuard: Sendable {
     }
 
     /// Throws ``WebImageError/Code/requestRefused`` for a URL whose host is, or resolves to, a
-    /// refused address, and a transfer failure when it does not resolve. Approves a name with
-    /// the first address it resolved to, to connect to that one.
+    /// refused address, and a transfer failure when it does not resolve (in time). Approves a
+    /// name with the first address it resolved to, to connect to that one.
     func check(_ url: URL) async throws(WebImageError) -> RequestApproval {
         guard var host = url.host, !host.isEmpty else { throw .requestRefused("the source has no host") }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         let literal = Self.addressLiteral(host)
         let addresses: [[UInt8]]
-        if let literal { addresses = [literal] } else { addresses = await resolver(host) }
+        if let literal { addresses = [literal] } else { addresses = try await resolver(host) }
         guard let first = addresses.first else {
             throw .transferFailed(TransferFailure(.cannotFindHost, "\(host) does not resolve"))
         }
@@ -120,48 +120,5 @@ struct SourceAddressGuard: Sendable {
         case (192, 0) where a[2] == 0: return .reserved  // IETF protocol assignments
         default: return .public
         }
-    }
-
-    /// The addresses `host` resolves to (an address literal resolves to itself), found by
-    /// `getaddrinfo` on a thread of its own so that a slow resolver blocks no task.
-    static func resolve(_ host: String) async -> [[UInt8]] {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: lookup(host)) }
-        }
-    }
-
-    private static func lookup(_ host: String) -> [[UInt8]] {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        #if canImport(Glibc)
-            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        #else
-            hints.ai_socktype = SOCK_STREAM
-        #endif
-        var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, nil, &hints, &list) == 0, let first = list else { return [] }
-        defer { freeaddrinfo(first) }
-        var addresses: [[UInt8]] = []
-        var node: UnsafeMutablePointer<addrinfo>? = first
-        while let current = node {
-            if let socket = current.pointee.ai_addr {
-                switch Int32(socket.pointee.sa_family) {
-                case AF_INET:
-                    socket.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { v4 in
-                        var value = v4.pointee.sin_addr
-                        addresses.append(withUnsafeBytes(of: &value) { Array($0) })
-                    }
-                case AF_INET6:
-                    socket.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { v6 in
-                        var value = v6.pointee.sin6_addr
-                        addresses.append(withUnsafeBytes(of: &value) { Array($0) })
-                    }
-                default:
-                    break
-                }
-            }
-            node = current.pointee.ai_next
-        }
-        return addresses
     }
 }

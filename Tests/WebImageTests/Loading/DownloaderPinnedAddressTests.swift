@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import NIOCore
 import Testing
 import WebImageTestOrigin
 
@@ -59,6 +60,56 @@ struct DownloaderPinnedAddressTests {
         clients.release(held)
         await clients.shutdown()
         #expect(clients.count == 0)
+        #expect(clients.openCount == 0)
         #expect(clients.lease(host: "a.invalid", address: "127.0.0.1") == nil)
+    }
+
+    @Test func aReturnedClientIsReusedForItsHostAndAddressUntilIdleForItsLifetime() async throws {
+        let clock = SteppedClock()
+        let clients = PinnedClients(
+            configuration: ImageDownloader.clientConfiguration(.default), idleLifetime: .seconds(60),
+            now: { clock.now })
+        let first = try #require(clients.lease(host: "a.invalid", address: "127.0.0.1"))
+        clients.release(first)
+        clock.advance(by: .seconds(59))
+        let reused = try #require(clients.lease(host: "a.invalid", address: "127.0.0.1"))
+        #expect(reused.client === first.client)
+        let otherAddress = try #require(clients.lease(host: "a.invalid", address: "127.0.0.2"))
+        #expect(otherAddress.client !== first.client)
+        clients.release(reused)
+        clients.release(otherAddress)
+        clock.advance(by: .seconds(61))
+        // Any lease or return shuts down the clients idle for longer than their lifetime.
+        let fresh = try #require(clients.lease(host: "b.invalid", address: "127.0.0.1"))
+        #expect(clients.count == 1)
+        #expect(await eventually { clients.openCount == 1 })
+        clients.release(fresh)
+        await clients.shutdown()
+        #expect(clients.openCount == 0)
+    }
+
+    /// Shutting down while a request is under way: the idle client closes at once, the leased
+    /// one serves its request to the end and closes when returned, and `shutdown()` returns only
+    /// then, with every client it made closed.
+    @Test func shutdownClosesALeasedClientOnlyAfterItsRequestEndsAndLeaksNone() async throws {
+        try await withOrigin { origin in
+            let clients = PinnedClients(configuration: ImageDownloader.clientConfiguration(.default))
+            let idle = try #require(clients.lease(host: "idle.invalid", address: "127.0.0.1"))
+            clients.release(idle)
+            let busy = try #require(clients.lease(host: "busy.invalid", address: "127.0.0.1"))
+            let shutdown = Task { await clients.shutdown() }
+            #expect(await eventually { clients.openCount == 1 }, "the idle client is closed at once")
+            #expect(clients.lease(host: "busy.invalid", address: "127.0.0.1") == nil)
+            let request = HTTPClientRequest(url: "http://busy.invalid:\(origin.port)/fixtures/png/rgba8.png?delay=200")
+            let response = try await busy.client.execute(request, timeout: .seconds(30))
+            let body = try await response.body.collect(upTo: 1 << 20)
+            #expect(response.status == .ok)
+            #expect(Data(body.readableBytesView) == (try Fixtures.data("png/rgba8.png")))
+            #expect(clients.openCount == 1)
+            clients.release(busy)
+            await shutdown.value
+            #expect(clients.openCount == 0)
+            #expect(clients.count == 0)
+        }
     }
 }

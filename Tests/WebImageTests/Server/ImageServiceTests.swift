@@ -147,22 +147,6 @@ struct ImageServiceTests {
         }
     }
 
-    @Test func theMemoryTierKeepsItsBudgetAndTheMostRecentlyUsed() {
-        let cache = ResultMemoryCache(limit: 1000)
-        func result(_ byte: UInt8) -> ProcessedResult {
-            ProcessedResult(data: Data(repeating: byte, count: 200), contentType: "image/png")
-        }
-        for index in 0..<5 { cache.store(result(UInt8(index)), forKey: "k\(index)") }
-        #expect(cache.totalBytes == 1000)
-        _ = cache.result(forKey: "k0")  // now the most recently used
-        cache.store(result(9), forKey: "k9")
-        #expect(cache.totalBytes <= 1000)
-        #expect(cache.result(forKey: "k0") != nil && cache.result(forKey: "k9") != nil)
-        #expect(cache.result(forKey: "k1") == nil)
-        cache.store(ProcessedResult(data: Data(count: 300), contentType: "image/png"), forKey: "big")
-        #expect(cache.result(forKey: "big") == nil, "a result above a quarter of the budget is not kept")
-    }
-
     @Test func validatorsGiveNotModified() async throws {
         try await Self.withService(disk: false) { service, origin, _ in
             let path = Self.path("w:50", origin.url(Self.photo))

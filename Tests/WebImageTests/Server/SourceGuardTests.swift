@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Testing
 import WebImage
@@ -38,8 +39,8 @@ struct SourceGuardTests {
     }
 
     @Test func theFlagsRelaxTheirKindsOnly() {
-        let strict = SourceAddressGuard()
-        let open = SourceAddressGuard(allowsLoopback: true, allowsPrivate: true)
+        let strict = SourceAddressGuard(resolver: { _ in [] })
+        let open = SourceAddressGuard(allowsLoopback: true, allowsPrivate: true, resolver: { _ in [] })
         for kind: SourceAddressGuard.Kind in [.loopback, .unspecified, .private, .shared, .uniqueLocal, .mapped] {
             #expect(!strict.allows(kind) && open.allows(kind))
         }
@@ -137,5 +138,93 @@ struct SourceGuardTests {
         #expect(try await guarded.check(URL(string: "http://images.invalid/x")!) == .connect(to: "10.0.0.7"))
         let v6 = SourceAddressGuard(allowsPrivate: true, resolver: { _ in [Self.ipv6("fd00::5")] })
         #expect(try await v6.check(URL(string: "https://images.invalid/x")!) == .connect(to: "fd00::5"))
+    }
+
+    /// One host, two sources: the second fetch takes the answer the first one's lookup left.
+    @Test func aSecondFetchFromAHostWithinTheAnswersLifetimeMakesNoNewLookup() async throws {
+        for lifetime in [30.0, 0] {
+            let lookups = Locked(0)
+            var configuration = ServiceConfiguration()
+            configuration.allowsLoopbackSources = true
+            configuration.sourceHostResolution.answerLifetime = lifetime
+            configuration.sourceHostResolver = { _ in
+                lookups.withLock { $0 += 1 }
+                return [[127, 0, 0, 1]]
+            }
+            try await withImageService(configuration) { service in
+                try await withOrigin { origin in
+                    for path in ["/fixtures/png/rgba8.png", "/fixtures/png/rgb8.png"] {
+                        let response = await Self.respond(service, "http://cached.invalid:\(origin.port)\(path)")
+                        #expect(response.status == 200, "\(path)")
+                    }
+                }
+            }
+            #expect(lookups.withLock { $0 } == (lifetime > 0 ? 1 : 2), "answers kept for \(lifetime) s")
+        }
+    }
+
+    /// Only the answer is cached, never the verdict: once it expires, the new answer is checked.
+    @Test func anAnswerThatChangesToAPrivateAddressIsRefusedOnceTheOldOneExpires() async throws {
+        let answer = Locked<[UInt8]>([127, 0, 0, 1])
+        let clock = SteppedClock()
+        let resolver = SourceHostResolver(
+            SourceHostResolution(), lookup: { _ in [answer.withLock { $0 }] }, now: { clock.now })
+        let guarded = SourceAddressGuard(
+            allowsLoopback: true, resolver: { host throws(WebImageError) in try await resolver.addresses(for: host) })
+        let url = URL(string: "http://moving.invalid/x.png")!
+        #expect(try await guarded.check(url) == .connect(to: "127.0.0.1"))
+        answer.withLock { $0 = [10, 0, 0, 1] }
+        clock.advance(by: .seconds(29))
+        #expect(try await guarded.check(url) == .connect(to: "127.0.0.1"), "the old answer, still fresh")
+        clock.advance(by: .seconds(2))
+        let refusal = await loadError { () throws(WebImageError) in try await guarded.check(url) }
+        #expect(refusal?.code == .requestRefused && refusal?.message.contains("private") == true)
+        await resolver.shutdown()
+    }
+
+    /// Each fetch checks the answer it uses: with nothing cached, the changed answer is refused
+    /// before the origin is contacted again.
+    @Test func aServiceRefusesAHostWhoseAnswerTurnedPrivateWithoutContactingIt() async throws {
+        let answer = Locked<[UInt8]>([127, 0, 0, 1])
+        var configuration = ServiceConfiguration()
+        configuration.allowsLoopbackSources = true
+        configuration.sourceHostResolution.answerLifetime = 0
+        configuration.sourceHostResolver = { _ in [answer.withLock { $0 }] }
+        try await withImageService(configuration) { service in
+            try await withOrigin { origin in
+                let first = await Self.respond(service, "http://moving.invalid:\(origin.port)/fixtures/png/rgba8.png")
+                #expect(first.status == 200)
+                answer.withLock { $0 = [10, 0, 0, 1] }
+                let second = await Self.respond(service, "http://moving.invalid:\(origin.port)/fixtures/png/rgb8.png")
+                #expect(second.status == 403)
+                #expect(origin.totalRequestCount == 1)
+            }
+        }
+    }
+
+    /// A name server that never answers for one host: its requests get 504 after the lookup
+    /// timeout, while sources on other hosts keep loading.
+    @Test func aHostWhoseLookupHangsGetsAGatewayTimeoutWhileOtherHostsLoad() async throws {
+        let hung = DispatchSemaphore(value: 0)
+        var configuration = ServiceConfiguration()
+        configuration.allowsLoopbackSources = true
+        configuration.sourceHostResolution.lookupTimeout = 2
+        configuration.sourceHostResolver = { host in
+            if host == "stuck.invalid" { hung.wait() }
+            return [[127, 0, 0, 1]]
+        }
+        try await withImageService(configuration) { service in
+            try await withOrigin { origin in
+                let stuck = Task {
+                    await Self.respond(service, "http://stuck.invalid:\(origin.port)/fixtures/png/rgba8.png")
+                }
+                let fine = await Self.respond(service, "http://fine.invalid:\(origin.port)/fixtures/png/rgb8.png")
+                #expect(fine.status == 200)
+                let timedOut = await stuck.value
+                #expect(timedOut.status == 504)
+                #expect(origin.requestCount(path: "/fixtures/png/rgba8.png") == 0)
+            }
+            hung.signal()
+        }
     }
 }
