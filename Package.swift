@@ -39,7 +39,11 @@ let fuzzTargets = [
 let package = Package(
     name: "swift-web-image",
     products: [
+        // The core: images, coders, transformers, caches, loaders, the manager and the prefetcher.
         .library(name: "WebImage", targets: ["WebImage"]),
+        // Showing images: the binding layer, the animation player and the terminal renderers.
+        .library(name: "WebImageDisplay", targets: ["WebImageDisplay"]),
+        // The image service: imgproxy's URL API over the core.
         .library(name: "WebImageServer", targets: ["WebImageServer"]),
         .executable(name: "webimage", targets: ["webimage"]),
     ] + fuzzTargets.map { .executable(name: $0, targets: [$0]) },
@@ -128,6 +132,14 @@ let package = Package(
                 ],
             ]),
             swiftSettings: [.swiftLanguageMode(.v6)]),
+        // What shows images: targets bound to loads, the animation player, terminal renderers.
+        .target(
+            name: "WebImageDisplay",
+            dependencies: [
+                "WebImage",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         // imgproxy's URL API over the library: parsing, signatures, processing, negotiation.
         .target(
             name: "WebImageServer",
@@ -149,7 +161,7 @@ let package = Package(
         .executableTarget(
             name: "webimage",
             dependencies: [
-                "WebImage", "WebImageServer", "WebImageTestOrigin",
+                "WebImage", "WebImageDisplay", "WebImageServer", "WebImageTestOrigin",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -160,7 +172,7 @@ let package = Package(
         .executableTarget(
             name: "webimage-bench",
             dependencies: [
-                "WebImage", "WebImageTestOrigin",
+                "WebImage", "WebImageDisplay", "WebImageTestOrigin",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ] + optionalDependencies,
@@ -187,7 +199,7 @@ let package = Package(
         .testTarget(
             name: "WebImageTests",
             dependencies: [
-                "WebImage", "WebImageServer", "WebImageTestOrigin", "WebImageFuzzing",
+                "WebImage", "WebImageDisplay", "WebImageServer", "WebImageTestOrigin", "WebImageFuzzing",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import WebImage
+import WebImageDisplay
 
 #if canImport(Glibc)
     import Glibc

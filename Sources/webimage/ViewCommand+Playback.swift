@@ -1,5 +1,6 @@
 import Foundation
 import WebImage
+import WebImageDisplay
 
 extension ViewCommand {
     /// Plays through `player`, each frame drawn over the last, until the loops run out (one with

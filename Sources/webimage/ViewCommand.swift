@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WebImage
+import WebImageDisplay
 
 #if canImport(Glibc)
     import Glibc

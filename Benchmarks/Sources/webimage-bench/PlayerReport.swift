@@ -1,5 +1,6 @@
 import Foundation
 import WebImage
+import WebImageDisplay
 
 /// `webimage-bench --player-report`: the animated player's three figures on the 300-frame
 /// 800x600 GIF (Benchmarks/inputs/player.gif), printed as a table.

@@ -105,9 +105,8 @@ extension ImageBitmap {
     /// the input rows it needs are summed (vectorised along the row; the premultiply is fused
     /// into this pass), then that one row is resampled horizontally, so no intermediate image
     /// exists. With `usesMultipleCores` (the default) a source of a megapixel or more is split
-    /// into bands of output rows run on the CPU threads that stand idle
-    /// (``ThreadPoolExecutor/concurrentPerform(iterations:_:)``: under load, one thread); the pixels are
-    /// the same either way. A size that is not positive throws
+    /// into bands of output rows run on those of the library's CPU threads that stand idle (under
+    /// load, one thread); the pixels are the same either way. A size that is not positive throws
     /// ``WebImageError/invalidArgument(_:underlying:)``, one above
     /// ``ImageDecodeOptions/defaultMaxPixelCount`` pixels ``WebImageError/imageTooLarge(width:height:limit:)``.
     public func resampled(

@@ -12,9 +12,9 @@ import Foundation
 /// Blurring does not depend on orientation, so the result keeps the source's ``Image/orientation``
 /// and metadata. An animation's frames are not blurred here: the result is the blurred poster.
 ///
-/// Images of 256 K pixels or more are split into bands of rows (then columns) that run on the
-/// CPU threads standing idle (``ThreadPoolExecutor``: under load, one thread); the pixels are the same
-/// either way.
+/// Images of 256 K pixels or more are split into bands of rows (then columns) that run on those of
+/// the library's CPU threads that stand idle (under load, one thread); the pixels are the same either
+/// way.
 public struct ImageBlurTransformer: ImageTransforming {
     /// The largest ``radius`` accepted, in pixels. A Gaussian this wide already flattens any
     /// image a decoder will produce into its mean, and the blur's scratch memory grows with the

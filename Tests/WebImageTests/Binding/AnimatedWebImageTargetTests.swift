@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WebImage
+@testable import WebImageDisplay
 
 /// A weak reference, so that recording a player does not keep it alive.
 final class WeakPlayer: Sendable {

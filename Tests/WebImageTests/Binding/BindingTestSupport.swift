@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import WebImage
+@testable import WebImageDisplay
 
 /// A target that records every image it is asked to show.
 final class RecordingTarget: WebImageTarget {

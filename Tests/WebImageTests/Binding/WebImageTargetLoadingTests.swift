@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import WebImage
+@testable import WebImageDisplay
 
 @Suite("WebImageTarget loading")
 struct WebImageTargetLoadingTests {

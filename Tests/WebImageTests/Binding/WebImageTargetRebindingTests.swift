@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WebImage
+@testable import WebImageDisplay
 
 @Suite("WebImageTarget rebinding")
 struct WebImageTargetRebindingTests {

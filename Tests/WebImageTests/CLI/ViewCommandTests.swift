@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WebImage
+@testable import WebImageDisplay
 
 /// `webimage view` with standard output on a pipe (no terminal): it writes one still image and
 /// exits. Playback on a real terminal is `scripts/view-smoke`'s part (tmux).

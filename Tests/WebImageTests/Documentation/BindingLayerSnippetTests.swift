@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import WebImage  // not @testable: the articles' snippets must work with the public API alone
+import WebImageDisplay
 import WebImageTestOrigin
 
 // The code of Sources/WebImage/WebImage.docc/BindingLayer.md, kept compiling and working.

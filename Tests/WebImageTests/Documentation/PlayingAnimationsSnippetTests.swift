@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImage  // not @testable: the articles' snippets must work with the public API alone
+import WebImageDisplay
 
 // The code of Sources/WebImage/WebImage.docc/PlayingAnimations.md, kept compiling and working.
 // Article and test are kept in sync by hand: change one, change the other.

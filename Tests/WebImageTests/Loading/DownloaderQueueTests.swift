@@ -135,14 +135,16 @@ struct DownloaderQueueTests {
             let recorders = (0..<4).map { index in
                 let recorder = ResultRecorder()
                 downloader.downloadImage(
-                    with: origin.url(Support.pngPath + "?id=\(index)&delay=3000"), completion: recorder.completion)
+                    with: origin.url(Support.pngPath + "?id=\(index)&delay=6000"), completion: recorder.completion)
                 return recorder
             }
             #expect(await eventually { origin.inFlightCount == 1 })
             downloader.maxConcurrentDownloads = 3
             #expect(downloader.maxConcurrentDownloads == 3)
             // The peak, not the current count: on a starved machine (sanitizers, parallel suites)
-            // this poll may first run after the first response ended.
+            // this poll may first run after the first response ended. Each response takes 6 s so
+            // that the two queued downloads start before the first ends even when the machine is
+            // so loaded that starting a request takes seconds (a CI run once saw only 2 at 3 s).
             #expect(await eventually { origin.maxInFlightCount == 3 })
             #expect(origin.maxInFlightCount == 3)
             downloader.maxConcurrentDownloads = 0  // clamps to 1

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WebImage
+@testable import WebImageDisplay
 
 @Suite("Animated image player: timing on a virtual clock")
 struct AnimatedImagePlayerTimingTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WebImage
+@testable import WebImageDisplay
 
 /// Frames of one solid colour each (red channel = index), counting every decode.
 final class CountingFrameProvider: AnimatedImageProvider {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import WebImage
+@testable import WebImageDisplay
 
 @Suite("Terminal animation redrawn in place")
 struct TerminalAnimationRedrawTests {

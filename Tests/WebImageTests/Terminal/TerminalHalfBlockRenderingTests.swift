@@ -1,6 +1,7 @@
 import Testing
 
 @testable import WebImage
+@testable import WebImageDisplay
 
 @Suite("Terminal half-block rendering")
 struct TerminalHalfBlockRenderingTests {

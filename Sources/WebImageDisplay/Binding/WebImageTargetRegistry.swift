@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 
 /// One `setImage` call's load: the manager's operation once it exists.
 final class BindingLoad: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 
 /// One `setImage` call on its way: everything its callbacks need, holding the target weakly.
 struct TargetLoad: Sendable {

@@ -1,4 +1,6 @@
-/// Turns an ``ImageBitmap`` into the bytes that draw it in a terminal, as half blocks, kitty
+import WebImage
+
+/// Turns an `ImageBitmap` into the bytes that draw it in a terminal, as half blocks, kitty
 /// graphics or sixels (``TerminalGraphics``).
 ///
 /// Every rendering starts at the cursor's row, in the column the cursor is in (column 0 after a
@@ -45,7 +47,7 @@ public struct TerminalImageRenderer: Sendable {
 
     /// The layout of an image of `size` pixels given at most `columns` columns and `maxRows` lines.
     ///
-    /// Throws ``WebImageError/invalidArgument(_:underlying:)`` when `columns` or `maxRows` is
+    /// Throws `WebImageError/invalidArgument(_:underlying:)` when `columns` or `maxRows` is
     /// below 1 or the cell size is not positive.
     public func layout(for size: PixelSize, columns: Int, maxRows: Int? = nil) throws(WebImageError) -> Layout {
         guard columns >= 1 else { throw .invalidArgument("the width must be at least 1 column, not \(columns)") }

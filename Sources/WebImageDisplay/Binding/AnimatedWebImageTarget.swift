@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 
 /// A target that plays animations instead of showing their first frame: SDWebImage's
 /// `SDAnimatedImageView`, without UIKit.

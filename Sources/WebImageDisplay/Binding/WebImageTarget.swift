@@ -1,17 +1,18 @@
 import Foundation
+import WebImage
 
 /// Anything that shows an image — a GTK widget wrapper, a terminal cell, a server-side
 /// renderer's slot, a test double: the view-agnostic `UIView+WebCache`.
 ///
 /// Adopt it by implementing ``displayWebImage(_:cacheType:url:)``; ``setImage(with:placeholder:options:context:progress:completed:)-(URL?,_,_,_,_,_)``
 /// and the rest come with it. Per target and operation key (the context's
-/// ``WebImageContext/setImageOperationKey``, else the type's name) a new load cancels the
+/// `WebImageContext/setImageOperationKey`, else the type's name) a new load cancels the
 /// previous one, records its ``WebImageLoadState``, shows the placeholder first and the image
 /// when it arrives.
 ///
 /// **Where the image is set.** Every call into the target and into your blocks — display,
 /// indicator, transition, progress and completion — runs on one `DispatchQueue`: the context's
-/// ``WebImageContext/callbackQueue`` if given, else the target's ``imageCallbackQueue``
+/// `WebImageContext/callbackQueue` if given, else the target's ``imageCallbackQueue``
 /// (default ``WebImageBinding/defaultQueue``, a serial queue that needs no run loop). Give a
 /// **serial** queue and keep it per target: that is what guarantees an older load's image never
 /// replaces a newer one's. A GTK or other main-loop UI returns a queue that its main thread
@@ -24,7 +25,7 @@ public protocol WebImageTarget: AnyObject, Sendable {
     /// partial and final images, and by transitions.
     func displayWebImage(_ image: Image?, cacheType: ImageCacheType, url: URL?)
 
-    /// The manager this target loads through (default ``ImageManager/shared``).
+    /// The manager this target loads through (default `ImageManager/shared`).
     var imageManager: ImageManager { get }
 
     /// The queue display and blocks run on when the context names none (default
@@ -38,9 +39,9 @@ extension WebImageTarget {
 }
 
 /// The completion of a target's load (SDWebImage's `SDExternalCompletionBlock`): image, error,
-/// cache type, URL. Runs once when the load ends; with ``WebImageOptions/avoidAutoSetImage``
+/// cache type, URL. Runs once when the load ends; with `WebImageOptions/avoidAutoSetImage`
 /// also for each partial image (`image.isIncremental`). A load replaced by a newer one for the
-/// same key ends with ``WebImageError/cancelled``.
+/// same key ends with `WebImageError/cancelled`.
 public typealias WebImageTargetCompletion =
     @Sendable (_ image: Image?, _ error: WebImageError?, _ cacheType: ImageCacheType, _ url: URL?) -> Void
 

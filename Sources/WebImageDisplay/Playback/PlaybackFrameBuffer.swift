@@ -1,3 +1,5 @@
+import WebImage
+
 /// The decoded frames an ``AnimatedImagePlayer`` keeps: at most `capacity` of them, chosen as the
 /// frames playback needs next. Decodes under way are the player's ``InFlightTable``'s, so a frame
 /// is never decoded twice at once; this buffer keeps what they produce.

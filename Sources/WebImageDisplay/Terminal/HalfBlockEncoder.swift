@@ -1,3 +1,5 @@
+import WebImage
+
 /// Truecolor half-block text: two pixel rows per line, one pixel column per cell.
 ///
 /// A cell whose two pixels both show is `▀` in the upper pixel's colour (`ESC [ 38;2;r;g;b m`)

@@ -1,10 +1,11 @@
 import Foundation
+import WebImage
 
 /// Plays an animated image on time with a bounded number of decoded frames
 /// (SDWebImage's `SDAnimatedImagePlayer`, without a display link).
 ///
-/// The player asks the image's frames (``ImageAnimation``, decoded lazily by the GIF, WebP, APNG,
-/// AVIF and JPEG XL coders through ``AnimatedImageProvider``) for the frame each moment needs,
+/// The player asks the image's frames (`ImageAnimation`, decoded lazily by the GIF, WebP, APNG,
+/// AVIF and JPEG XL coders through `AnimatedImageProvider`) for the frame each moment needs,
 /// and keeps at most ``maxBufferSize`` bytes of them, decoding the next ones ahead on a
 /// background task. Which frame shows when is computed from the clock and the frame durations
 /// alone, so playback never drifts; when decoding falls behind, the player skips to the frame

@@ -1,3 +1,5 @@
+import WebImage
+
 /// Where playback is at a given time: pure arithmetic over the frame durations, so that the
 /// frame for any instant is computed from one anchor and never accumulates rounding (no drift).
 ///

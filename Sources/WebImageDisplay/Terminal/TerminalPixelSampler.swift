@@ -1,3 +1,5 @@
+import WebImage
+
 /// Resamples a bitmap to the pixel size a terminal rendering needs, with a box filter: each
 /// output pixel is the alpha-weighted average of the source pixels it covers (the nearest source
 /// pixel when enlarging).

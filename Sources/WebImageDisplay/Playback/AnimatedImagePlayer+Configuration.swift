@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 
 extension AnimatedImagePlayer {
     /// How a player plays: speed, order, loops, frame budget and clock.

@@ -1,22 +1,23 @@
 import Foundation
+import WebImage
 
 extension WebImageTarget {
     /// Loads `url` through ``imageManager`` and shows it (SDWebImage's `sd_setImageWithURL:…`).
     ///
-    /// In order, for the operation key (the context's ``WebImageContext/setImageOperationKey``,
+    /// In order, for the operation key (the context's `WebImageContext/setImageOperationKey`,
     /// else the type's name, written back into the context):
-    /// 1. cancels the key's previous load, unless ``WebImageOptions/avoidAutoCancelImage``;
+    /// 1. cancels the key's previous load, unless `WebImageOptions/avoidAutoCancelImage`;
     /// 2. records a fresh ``WebImageLoadState``;
-    /// 3. shows `placeholder` (nil clears the image), unless ``WebImageOptions/delayPlaceholder``,
+    /// 3. shows `placeholder` (nil clears the image), unless `WebImageOptions/delayPlaceholder`,
     ///    which shows it only if the load fails;
     /// 4. starts the indicator and the load; partial images are shown as they arrive;
-    /// 5. shows the image — unless ``WebImageOptions/avoidAutoSetImage``, which leaves that to
+    /// 5. shows the image — unless `WebImageOptions/avoidAutoSetImage`, which leaves that to
     ///    `completed` (then called for partial images too) — through the ``imageTransition``
     ///    when it applies, and calls `completed`.
     ///
-    /// A nil or empty URL shows the placeholder and completes with ``WebImageError/invalidURL(_:)``.
+    /// A nil or empty URL shows the placeholder and completes with `WebImageError/invalidURL(_:)`.
     /// Only the key's latest load ever shows an image: an older one, even if not cancelled
-    /// (``WebImageOptions/avoidAutoCancelImage``), calls `completed` but shows nothing. All
+    /// (`WebImageOptions/avoidAutoCancelImage`), calls `completed` but shows nothing. All
     /// display and blocks run on the binding queue (see ``WebImageTarget``).
     public func setImage(
         with url: URL?, placeholder: Image? = nil, options: WebImageOptions = [], context: WebImageContext? = nil,
@@ -35,7 +36,7 @@ extension WebImageTarget {
     }
 
     /// ``setImage(with:placeholder:options:context:progress:completed:)`` for a string; a string
-    /// that is not a URL shows the placeholder and completes with ``WebImageError/invalidURL(_:)``.
+    /// that is not a URL shows the placeholder and completes with `WebImageError/invalidURL(_:)`.
     public func setImage(
         with urlString: String, placeholder: Image? = nil, options: WebImageOptions = [],
         context: WebImageContext? = nil, progress: ImageLoaderProgress? = nil,
@@ -53,7 +54,7 @@ extension WebImageTarget {
     }
 
     /// Cancels the load of the latest operation key used (SDWebImage's `sd_cancelLatestImageLoad`);
-    /// it shows nothing more, and its completion receives ``WebImageError/cancelled``.
+    /// it shows nothing more, and its completion receives `WebImageError/cancelled`.
     public func cancelCurrentImageLoad() {
         guard let key = WebImageTargetRegistry.shared.entry(of: self)?.latestKey else { return }
         cancelImageLoad(forKey: key)

@@ -1,3 +1,5 @@
+import WebImage
+
 /// Draws a sequence of frames (an animation) at one place in a terminal, each over the last.
 ///
 /// ``begin`` hides the cursor. Each ``frame(_:)`` moves the cursor back to the top left of the

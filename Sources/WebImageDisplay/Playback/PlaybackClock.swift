@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 
 /// The time source an ``AnimatedImagePlayer`` schedules frames by.
 ///

@@ -1,3 +1,5 @@
+import WebImage
+
 /// DEC sixel graphics: `ESC P 0;1;0 q`, raster attributes `"1;1;<width>;<height>`, the colour
 /// registers `#n;2;r;g;b` (percentages), then six-pixel bands, `ESC \`.
 ///

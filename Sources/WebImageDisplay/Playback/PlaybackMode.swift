@@ -1,3 +1,5 @@
+import WebImage
+
 /// The order an ``AnimatedImagePlayer`` shows frames in (SDWebImage's
 /// `SDAnimatedImagePlaybackMode`). One loop is one pass through that order.
 public enum PlaybackMode: Sendable, Equatable, CaseIterable {

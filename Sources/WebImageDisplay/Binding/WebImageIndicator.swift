@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 
 /// Shows that a target is loading (SDWebImage's `SDWebImageIndicator`): a spinner, a bar, a
 /// terminal glyph. Set one with ``WebImageTarget/imageIndicator``. Called on the binding queue.
@@ -19,8 +20,8 @@ extension WebImageIndicator {
 /// animation system of its own: hooks around the display.
 ///
 /// Runs only for finished images from the network or an asynchronous disk query, or for any
-/// finished image with ``WebImageOptions/forceTransition``; never for memory hits otherwise,
-/// and never for a load a newer one replaced. With ``WebImageOptions/waitTransition`` the
+/// finished image with `WebImageOptions/forceTransition`; never for memory hits otherwise,
+/// and never for a load a newer one replaced. With `WebImageOptions/waitTransition` the
 /// completion waits until ``animation`` calls its `done`.
 public struct WebImageTransition: Sendable {
     /// Called on the binding queue with the target, the image, and a block to call when the

@@ -1,3 +1,5 @@
+import WebImage
+
 /// The kitty graphics protocol's transmit-and-display command for RGBA pixels.
 ///
 /// `ESC _ G a=T,f=32,s=<width>,v=<height>,c=<columns>,r=<rows>,i=<id>,p=1,C=1,q=2,m=1;<base64> ESC \`

@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 
 extension AnimatedImagePlayer {
     /// Applies a change to the plan under the lock, then restarts the driver if the player plays

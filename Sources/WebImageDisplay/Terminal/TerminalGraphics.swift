@@ -1,3 +1,5 @@
+import WebImage
+
 /// How a terminal can show pixels: the three ways ``TerminalImageRenderer`` draws an image.
 public enum TerminalGraphics: String, Sendable, CaseIterable {
     /// Text: each cell is an upper half block (`▀`) whose 24-bit foreground colour is the upper

@@ -1,3 +1,5 @@
+import WebImage
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
