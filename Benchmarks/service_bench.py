@@ -54,7 +54,7 @@ IMAGE_SIZE = (1200, 900)
 BOX = (300, 200)
 QUALITY = 80
 # The service's default result memory cache (ServiceConfiguration.memoryCacheBytes), and the
-# head room the issue allows on top of it for everything else the process holds.
+# head room allowed on top of it for everything else the process holds.
 MEMORY_CACHE_BYTES = 256 << 20
 RSS_HEADROOM_BYTES = 128 << 20
 DEFAULT_THUMBOR = pathlib.Path(

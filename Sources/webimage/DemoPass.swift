@@ -46,8 +46,8 @@ struct DemoPass {
     /// One load as a value (a child task returns it; errors are data here). A function, not a
     /// `do throws(WebImageError) { return (index, .success(...)) } catch { ... }` inside the child
     /// task's closure: Swift 6.3.1 miscompiles that shape in release builds (the tuple's index
-    /// comes back as garbage on the success path; a 20-line reproducer is in the closing note of
-    /// issue 8), which crashed `swift run -c release webimage demo`.
+    /// comes back as garbage on the success path), which crashed `swift run -c release webimage
+    /// demo`.
     private static func load(_ url: URL, with manager: ImageManager) async -> Result<ImageManagerResult, WebImageError>
     {
         do {

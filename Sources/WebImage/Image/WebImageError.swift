@@ -20,6 +20,15 @@ public struct WebImageError: Error, Sendable, Equatable, CustomStringConvertible
         public init(integerLiteral value: Int) { rawValue = value }
         public var description: String { String(rawValue) }
 
+        /// Whether `code` has the number `number`, as SDWebImage's `error.code == someInt` reads.
+        public static func == (code: Code, number: Int) -> Bool { code.rawValue == number }
+        /// Whether `code` has the number `number`.
+        public static func == (number: Int, code: Code) -> Bool { code.rawValue == number }
+        /// Whether `code` has another number than `number`.
+        public static func != (code: Code, number: Int) -> Bool { code.rawValue != number }
+        /// Whether `code` has another number than `number`.
+        public static func != (number: Int, code: Code) -> Bool { code.rawValue != number }
+
         /// The URL is missing, empty or not a URL (SDWebImage 1000).
         public static let invalidURL: Code = 1000
         /// The bytes cannot be decoded: empty, corrupt, truncated or 0×0 (SDWebImage 1001).

@@ -49,6 +49,18 @@ extension ImageLoading {
             })
         return operation
     }
+
+    /// SDWebImage's spelling, which takes an optional URL and four completion arguments.
+    @available(
+        *, unavailable,
+        message: "implement loadImage(with:options:context:events:) in a loader; call requestImage(with:…completion:)"
+    )
+    public func requestImage(
+        with url: URL?, options: WebImageOptions, context: WebImageContext?, progress: ImageLoaderProgress?,
+        completed: (@Sendable (Image?, Data?, WebImageError?, Bool) -> Void)?
+    ) -> (any ImageLoadingOperation)? {
+        fatalError("unavailable")
+    }
 }
 
 /// One callback-shaped load: its task, and a completion that runs its terminal call once.

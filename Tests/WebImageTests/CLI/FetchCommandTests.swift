@@ -114,7 +114,7 @@ struct FetchCommandTests {
         }
     }
 
-    @Test("issue 7: prefetch 500 URLs at concurrency 3, then fetch them fromCacheOnly with no request")
+    @Test("Prefetch 500 URLs at concurrency 3, then fetch them fromCacheOnly with no request")
     func prefetchThenFetchFromCache() async throws {
         try await withOrigin { origin in
             let directory = try makeTemporaryDirectory()

@@ -42,7 +42,7 @@ struct PrefetchCommandTests {
             #expect(try json(again.standardOutput)["httpRequests"] as? Int == 0)
             #expect(origin.totalRequestCount == 500)
 
-            // The acceptance: a cache-only fetch of the same URLs finds every one on disk.
+            // Then a cache-only fetch of the same URLs finds every one on disk.
             let fetch = try await CommandRunner.runOffPool([
                 "fetch", "--input", list.path, "--cache-dir", cacheDirectory, "--options", "fromCacheOnly", "--json",
             ])

@@ -4,7 +4,7 @@ import Testing
 
 @testable import WebImage
 
-/// SDWebImage's load flow, step by step (inventory section 3).
+/// SDWebImage's load flow, step by step: caches, loader, transform and store, in its order.
 @Suite struct ImageManagerLoadFlowTests {
     typealias F = ManagerFixtures
 
