@@ -11,7 +11,11 @@ thumbor runs its Pillow engine in two processes with file result storage; ours r
 cache. Both start with empty cache directories. The cases:
 
     cold  every URL once, 8 concurrent keep-alive clients: wall time and images/s
-    warm  the same URLs again under wrk (8 connections, 2 threads): requests/s
+    warm  the same URLs again under wrk (8 connections, 2 threads): requests/s; then nginx
+          serving our answers' bytes as static files under the same wrk load, for the ratio
+          of a warm hit to a file server
+    floor our server's CPU per cold image against libjpeg-turbo's decode alone at the scale
+          the fit allows (Pillow's draft() + load() over the same files, in this process)
     rss   ours only: peak RSS (VmHWM) after 10,000 distinct requests (200 sources x 50 widths),
           against the result memory cache's limit (256 MiB) + 128 MiB; thumbor's summed VmHWM
           after its cold and warm runs is shown for context
@@ -291,10 +295,10 @@ def tail(path, limit=400):
 
 # --- the three servers ----------------------------------------------------------------------
 
-def start_nginx(processes, scratch, inputs):
+def start_nginx(processes, scratch, inputs, name="nginx"):
     """A static file server of the inputs with a configuration of its own, in the foreground
     (daemon off) so that it is our child and stops with the driver."""
-    prefix = scratch / "nginx"
+    prefix = scratch / name
     prefix.mkdir()
     port = free_port()
     config = prefix / "nginx.conf"
@@ -535,6 +539,43 @@ def run_wrk(scratch, side, port, paths, seconds, connections=8, threads=2):
     return result
 
 
+# --- floors ---------------------------------------------------------------------------------
+
+def decode_floor_cpu_s(inputs, names, rounds=5):
+    """CPU seconds per image that libjpeg-turbo needs to decode each source at the scale the fit
+    to BOX allows (Pillow's draft() picks the DCT scale, as our decoder does), in this process:
+    the floor of a cold request's CPU. The median of `rounds` passes over every file."""
+    blobs = [(inputs / name).read_bytes() for name in names]
+    passes = []
+    for _ in range(rounds):
+        start = time.process_time()
+        for blob in blobs:
+            image = Image.open(io.BytesIO(blob))
+            image.draft("RGB", BOX)
+            image.load()
+        passes.append((time.process_time() - start) / len(blobs))
+    return statistics.median(passes), image.size
+
+
+def save_results(port, paths, folder):
+    """GETs each path once and writes its body to folder/img-N.jpg (and verify.jpg): the bytes
+    nginx serves as static files in the warm comparison."""
+    folder.mkdir(parents=True)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        for index, path in enumerate(paths):
+            connection.request("GET", path)
+            response = connection.getresponse()
+            body = response.read()
+            if response.status != 200:
+                raise SideFailed(f"saving results: status {response.status} for {path}")
+            (folder / f"img-{index}.jpg").write_bytes(body)
+            if index == 0:
+                (folder / "verify.jpg").write_bytes(body)
+    finally:
+        connection.close()
+
+
 # --- the run --------------------------------------------------------------------------------
 
 def versions(thumbor):
@@ -671,6 +712,28 @@ def run(args):
                 results[side]["warm"] = warm
                 log(f"{side} warm: {warm}")
 
+        # nginx serving our warm answers' bytes as static files, under the same wrk load: the
+        # ceiling a result cache on this machine can be measured against.
+        if "ours" in servers and "warm" in results["ours"]:
+            try:
+                folder = scratch / "results"
+                save_results(servers["ours"][1], [url_for("ours", origin, n) for n in names], folder)
+                # nginx's workers run as nobody: they must get through mkdtemp's 0700 folder.
+                scratch.chmod(0o711)
+                static_port = start_nginx(processes, scratch, folder, name="nginx-results")
+                static = run_wrk(scratch, "nginx", static_port, [f"/img-{i}.jpg" for i in range(len(names))],
+                                 args.warm_seconds)
+                results["ours"]["nginx_static"] = static
+                log(f"nginx static results: {static}")
+            except SideFailed as error:
+                info["nginx_static_error"] = str(error)
+
+        # The decode floor: what libjpeg-turbo alone spends per cold image, measured here while
+        # the servers idle.
+        floor_s, floor_size = decode_floor_cpu_s(inputs, names)
+        info["decode_floor"] = {"cpu_s": floor_s, "size": f"{floor_size[0]}x{floor_size[1]}"}
+        log(f"decode floor: {floor_s * 1000:.2f} ms per image at {floor_size[0]}x{floor_size[1]}")
+
         # Memory: thumbor's peak so far, for context (its forked workers each have their own).
         if "thumbor" in servers and "error" not in results["thumbor"]:
             members = group_members(servers["thumbor"][0].pid)
@@ -734,6 +797,10 @@ def report(results, info, args):
 
     cold_ratio = ratio("cold", "ms")
     warm_ratio = ratio("warm", "requests_per_s")
+    ours_cold, floor = side("ours").get("cold"), info.get("decode_floor")
+    floor_ratio = ours_cold["server_cpu_s"] / args.images / floor["cpu_s"] if ours_cold and floor else None
+    ours_warm, static = side("ours").get("warm"), side("ours").get("nginx_static")
+    nginx_ratio = ours_warm["requests_per_s"] / static["requests_per_s"] if ours_warm and static else None
     limit_kib = (MEMORY_CACHE_BYTES + RSS_HEADROOM_BYTES) // 1024
     ours_rss = side("ours").get("rss")
     rss_verdict = "—" if not ours_rss else ("pass" if ours_rss["vmhwm_kib"] <= limit_kib else "FAIL")
@@ -752,6 +819,16 @@ def report(results, info, args):
          cell("thumbor", "warm", lambda r: f"{r['requests_per_s']:.0f}"),
          "—" if warm_ratio is None else f"{warm_ratio:.1f}×",
          "≥ 5×" + met(warm_ratio, warm_ratio is not None and warm_ratio >= 5)),
+        ("cold CPU per image against the decode floor (ms; floor: Pillow draft() + load())",
+         cell("ours", "cold", lambda r: f"{r['server_cpu_s'] * 1000 / args.images:.2f}"),
+         "floor " + (f"{info['decode_floor']['cpu_s'] * 1000:.2f}" if "decode_floor" in info else "—"),
+         "—" if floor_ratio is None else f"{floor_ratio:.2f}",
+         "≤ 1.5" + met(floor_ratio, floor_ratio is not None and floor_ratio <= 1.5)),
+        ("warm against nginx serving the same result bytes as files (requests/s)",
+         cell("ours", "warm", lambda r: f"{r['requests_per_s']:.0f}"),
+         "nginx " + cell("ours", "nginx_static", lambda r: f"{r['requests_per_s']:.0f}"),
+         "—" if nginx_ratio is None else f"{nginx_ratio:.2f}",
+         "≥ 0.5" + met(nginx_ratio, nginx_ratio is not None and nginx_ratio >= 0.5)),
         ("peak RSS, VmHWM (MiB)",
          cell("ours", "rss", lambda r: f"{r['vmhwm_kib'] / 1024:.0f} (after {r['requests']:,} distinct)"),
          cell("thumbor", "rss", lambda r: f"{r['vmhwm_kib'] / 1024:.0f} ({r['processes']} processes summed, "
