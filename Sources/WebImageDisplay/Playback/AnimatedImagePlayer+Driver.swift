@@ -121,13 +121,17 @@ extension AnimatedImagePlayer {
         return try? await decodes.value(for: index) { [self] _ throws(WebImageError) in try await decode(index) }
     }
 
-    /// Decodes frame `index` on the CPU threads and hands it to the buffer.
+    /// Decodes frame `index` on the CPU threads and hands it to the buffer, unless the player
+    /// was stopped meanwhile: a decode cannot be interrupted, and what it makes for a stopped
+    /// playback must not refill the buffer that ``stop()`` emptied.
     private func decode(_ index: Int) async throws(WebImageError) -> ImageBitmap {
         let animation = animation
+        let generation = state.withLock { $0.generation }
         let result = await ThreadPoolExecutor.cpu.run {
             Result { () throws(WebImageError) in try animation.frame(at: index).bitmap }
         }
         state.withLock { state in
+            guard state.generation == generation else { return }
             if case .failure(let error) = result { state.lastError = error }
             state.buffer.land(index, bitmap: try? result.get(), window: window(state))
         }
