@@ -38,30 +38,9 @@ extension DiskCache {
         state.withLock { $0.totalSize = total }
     }
 
-    /// After a store: if the running total is over the limit, rescan (other processes write
-    /// here too) and delete oldest-first until under half the limit.
-    func trimAfterStore() throws(WebImageError) {
-        guard config.maxDiskSize > 0 else { return }
-        let known = state.withLock { $0.totalSize }
-        let total: Int
-        if let known {
-            total = known
-        } else {
-            total = scanEntries(dates: false).reduce(0) { $0 + $1.size }
-            state.withLock { $0.totalSize = total }
-        }
-        guard total > config.maxDiskSize else { return }
-        // Concurrent trims are harmless (an entry already unlinked just counts as gone), and
-        // letting each over-limit store trim means none is skipped on another's stale scan.
-        let entries = scanEntries(dates: true)
-        let scannedTotal = entries.reduce(0) { $0 + $1.size }
-        let remaining = scannedTotal > config.maxDiskSize ? trim(entries, from: scannedTotal) : scannedTotal
-        state.withLock { $0.totalSize = remaining }
-    }
-
     /// Deletes the oldest of `entries` until the total is under half the limit (SDWebImage's
     /// target); returns the remaining total.
-    private func trim(_ entries: [ScannedEntry], from total: Int) -> Int {
+    func trim(_ entries: [ScannedEntry], from total: Int) -> Int {
         var total = total
         let target = config.maxDiskSize / 2
         for entry in entries.sorted(by: { $0.date < $1.date }) {

@@ -14,7 +14,7 @@ import Foundation
 /// decode has no task of its own: its ``BodyWatcher`` decodes the body when the transfer sends
 /// it (on a thread of ``ThreadPoolExecutor/cpu``, while the transfer keeps its slot) and completes
 /// from the transfer's completion.
-/// The stages' keys and results are in `DownloadStageValues.swift`.
+/// The stages' keys and results, and a caller's ``DownloadListener``, follow at the end of this file.
 extension ImageDownloader: ImageLoading {
     /// `http` and `https` URLs.
     public func canRequestImage(for url: URL, options: WebImageOptions, context: WebImageContext?) -> Bool {
@@ -284,5 +284,155 @@ final class BodyWatcher: Sendable {
             return state.transfer
         }
         if let failure { transfer?.cancel(with: failure) }
+    }
+}
+
+// MARK: The stages' keys and results
+
+/// What identifies a transfer: the URL, and for a revalidation the validators and cached bytes
+/// it sends. A plain caller that joined a revalidation could get `cacheNotModified` for an image
+/// it does not have; a revalidating caller that joined a plain transfer would never hear that
+/// nothing changed.
+struct TransferKey: Hashable, Sendable {
+    let url: String
+    let validators: [String]?
+    let cachedData: Data?
+
+    init(_ url: URL, options: ImageDownloaderOptions, context: WebImageContext?) {
+        self.url = url.absoluteString
+        if options.contains(.ignoreCachedResponse) {
+            validators = ImageDownloadConditionalRequest.headers(for: context?.loaderCachedMetadata).flatMap {
+                [$0.0, $0.1]
+            }
+            cachedData = context?.loaderCachedData
+        } else {
+            validators = nil
+            cachedData = nil
+        }
+    }
+}
+
+/// What identifies a decode: its transfer, the decode options and the coder object. A coder
+/// that is a value (whose identity cannot be compared) never shares a decode.
+struct DecodeKey: Hashable, Sendable {
+    let transfer: TransferKey
+    let options: ImageDecodeOptions
+    let coder: CoderIdentity
+
+    enum CoderIdentity: Hashable, Sendable {
+        case registry
+        case object(ObjectIdentifier)
+        case unshared(UnsharedID)
+    }
+
+    init(transfer: TransferKey, options: ImageDecodeOptions, coder: (any ImageCoding)?) {
+        self.transfer = transfer
+        self.options = options
+        if let coder {
+            self.coder = ObjectIdentifier(instance: coder).map { .object($0) } ?? .unshared(.next())
+        } else {
+            self.coder = .registry
+        }
+    }
+
+    static func == (lhs: DecodeKey, rhs: DecodeKey) -> Bool {
+        lhs.coder == rhs.coder && lhs.transfer == rhs.transfer && lhs.options == rhs.options
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(transfer)
+        hasher.combine(coder)
+    }
+}
+
+/// A finished transfer: the body (after the decryptor) and what it reports.
+struct DownloadedBody: Sendable {
+    var data: Data
+    var report: TransferReport
+
+    /// What a cache keeps of the response's headers (worked out only for decodes: callers that
+    /// want the bytes alone never pay for it).
+    var metadata: DiskCacheMetadata {
+        var fields: [String: String] = [:]
+        for (name, value) in report.response?.headers.fields ?? [] { fields[name] = value }
+        return DiskCacheMetadata(httpHeaders: fields)
+    }
+}
+
+/// The request, the response and the metrics of a finished transfer.
+struct TransferReport: Sendable {
+    var request: ImageDownloadRequest?
+    var response: ImageDownloadResponse?
+    var metrics = ImageDownloadMetrics()
+}
+
+/// A finished decode: the caller's result and its transfer's report.
+struct DecodedDownload: Sendable {
+    var result: ImageLoadResult
+    var report: TransferReport
+}
+
+// MARK: One caller's events
+
+/// One caller's side of a download's events: progress thinned to the downloader's minimum
+/// interval (a report with nothing yet, or with every byte, always goes through), the
+/// context's response handler, partial images. Nothing goes out once the caller has its result.
+final class DownloadListener: Sendable {
+    private struct State {
+        /// Uptime of the last progress report, for the minimum interval.
+        var lastReport: UInt64 = 0
+        var lastReceived = -1
+        var lastExpected = -2
+        var finished = false
+    }
+
+    let interval: TimeInterval
+    let responseHandler: ImageDownloadResponseHandler?
+    let events: ImageLoadEventHandler?
+    private let state = Locked(State())
+
+    init(interval: TimeInterval, responseHandler: ImageDownloadResponseHandler?, events: ImageLoadEventHandler?) {
+        self.interval = interval
+        self.responseHandler = responseHandler
+        self.events = events
+    }
+
+    func handle(_ event: DownloadEvent) {
+        switch event {
+        case .response(let response):
+            if !isFinished { responseHandler?(response) }
+        case .progress(let received, let expected):
+            if isDue(received: received, expected: expected) {
+                events?(.progress(receivedSize: received, expectedSize: expected))
+            }
+        case .partialImage(let image):
+            if !isFinished { events?(.partialImage(image)) }
+        case .request, .responseHead, .bytes, .body:
+            break
+        }
+    }
+
+    /// The caller has its result: nothing more goes out.
+    func finish() {
+        state.withLock { $0.finished = true }
+    }
+
+    private var isFinished: Bool { state.withLock { $0.finished } }
+
+    private func isDue(received: Int, expected: Int) -> Bool {
+        let now = DispatchTime.now().uptimeNanoseconds
+        return state.withLock { state in
+            guard !state.finished, received != state.lastReceived || expected != state.lastExpected else {
+                return false
+            }
+            let due =
+                interval <= 0 || received <= 0 || received == expected
+                || now &- state.lastReport >= UInt64(clamping: interval * 1_000_000_000)
+            guard due else { return false }
+            state.lastReport = now
+            state.lastReceived = received
+            state.lastExpected = expected
+            return true
+        }
     }
 }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import Synchronization
 
 /// Downloads images over HTTP(S) with AsyncHTTPClient (SDWebImage's `SDWebImageDownloader`).
 ///
@@ -229,5 +230,131 @@ public final class ImageDownloader: Sendable {
             state.environment = environment
             return environment
         }
+    }
+}
+
+// MARK: What a transfer gets
+
+/// What a transfer needs from its downloader, captured when it leaves the queue. A class:
+/// transfers pass it around a lot, and one reference is cheaper to copy than nine.
+final class DownloadEnvironment: Sendable {
+    let client: HTTPClient
+    /// Clients for hosts a request validator pinned to an address.
+    let pinnedClients: PinnedClients
+    let config: ImageDownloaderConfig
+    let headers: ImageDownloadHeaders
+    let headersFilter: ImageDownloadHeadersFilter?
+    let requestModifier: (any ImageDownloadRequestModifying)?
+    let responseModifier: (any ImageDownloadResponseModifying)?
+    let decryptor: (any ImageDownloadDecrypting)?
+    let cookieStore: ImageDownloadCookieStore
+    let events: DownloadEventBroadcaster
+    let idleTimeouts: IdleTimeouts
+    let statistics: DownloadStatisticsCounter
+
+    init(
+        client: HTTPClient, pinnedClients: PinnedClients, config: ImageDownloaderConfig, headers: ImageDownloadHeaders,
+        headersFilter: ImageDownloadHeadersFilter?, requestModifier: (any ImageDownloadRequestModifying)?,
+        responseModifier: (any ImageDownloadResponseModifying)?, decryptor: (any ImageDownloadDecrypting)?,
+        cookieStore: ImageDownloadCookieStore, events: DownloadEventBroadcaster, idleTimeouts: IdleTimeouts,
+        statistics: DownloadStatisticsCounter
+    ) {
+        self.client = client
+        self.pinnedClients = pinnedClients
+        self.config = config
+        self.headers = headers
+        self.headersFilter = headersFilter
+        self.requestModifier = requestModifier
+        self.responseModifier = responseModifier
+        self.decryptor = decryptor
+        self.cookieStore = cookieStore
+        self.events = events
+        self.idleTimeouts = idleTimeouts
+        self.statistics = statistics
+    }
+}
+
+// MARK: Events and statistics
+
+/// Lifecycle events of a downloader's transfers (SDWebImage's download notifications).
+public enum ImageDownloadEvent: Sendable {
+    /// A transfer left the queue and started (`SDWebImageDownloadStartNotification`).
+    case start(url: URL)
+    /// The response head arrived and passed the checks (`…ReceiveResponseNotification`).
+    case receivedResponse(url: URL, response: ImageDownloadResponse)
+    /// The transfer ended, successfully or not (`…StopNotification`).
+    case stop(url: URL)
+    /// The transfer ended with the whole body (`…FinishNotification`, after `stop`).
+    case finish(url: URL)
+}
+
+/// Fans events out to every subscriber's own stream.
+final class DownloadEventBroadcaster: Sendable {
+    private let subscribers = Locked<[Int: AsyncStream<ImageDownloadEvent>.Continuation]>([:])
+    private let nextID = Atomic<Int>(0)
+    /// Mirrors `subscribers.count`, for a lock-free check in ``emit(_:)``.
+    private let subscriberCount = Atomic<Int>(0)
+
+    func subscribe() -> AsyncStream<ImageDownloadEvent> {
+        let (stream, continuation) = AsyncStream<ImageDownloadEvent>.makeStream(bufferingPolicy: .bufferingNewest(1024))
+        let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+        subscribers.withLock {
+            $0[id] = continuation
+            subscriberCount.store($0.count, ordering: .relaxed)
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.subscribers.withLock {
+                $0.removeValue(forKey: id)
+                self?.subscriberCount.store($0.count, ordering: .relaxed)
+            }
+        }
+        return stream
+    }
+
+    /// Sends `event` to every subscriber. With none (the usual case) this is one atomic load:
+    /// it runs four times per download, and the event is not even built.
+    func emit(_ event: @autoclosure () -> ImageDownloadEvent) {
+        guard subscriberCount.load(ordering: .relaxed) > 0 else { return }
+        let targets = subscribers.withLock { Array($0.values) }
+        let event = event()
+        for continuation in targets { continuation.yield(event) }
+    }
+
+    func finishAll() {
+        let targets = subscribers.withLock { subscribers in
+            defer {
+                subscribers = [:]
+                subscriberCount.store(0, ordering: .relaxed)
+            }
+            return Array(subscribers.values)
+        }
+        for continuation in targets { continuation.finish() }
+    }
+}
+
+/// What a downloader sent and received over its lifetime (ours; SDWebImage has per-task metrics only).
+public struct ImageDownloaderStatistics: Sendable, Equatable {
+    /// HTTP requests sent: redirects, retries and authentication round trips each count.
+    public var requestCount: Int
+    /// Body bytes of completed transfers (after gzip/deflate decoding).
+    public var receivedBytes: Int
+
+    public init(requestCount: Int = 0, receivedBytes: Int = 0) {
+        self.requestCount = requestCount
+        self.receivedBytes = receivedBytes
+    }
+}
+
+/// The downloader-wide counters behind ``ImageDownloader/statistics``.
+final class DownloadStatisticsCounter: Sendable {
+    private let requests = Atomic<Int>(0)
+    private let bytes = Atomic<Int>(0)
+
+    func countRequest() { requests.wrappingAdd(1, ordering: .relaxed) }
+    func countBytes(_ count: Int) { bytes.wrappingAdd(count, ordering: .relaxed) }
+
+    var snapshot: ImageDownloaderStatistics {
+        ImageDownloaderStatistics(
+            requestCount: requests.load(ordering: .relaxed), receivedBytes: bytes.load(ordering: .relaxed))
     }
 }
