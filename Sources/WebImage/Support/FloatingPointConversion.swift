@@ -17,8 +17,9 @@
 extension FixedWidthInteger {
     /// `value` rounded by `rule` and saturated to this type's range; NaN is 0.
     ///
-    /// Rounding toward zero (the default) costs no libm call: the bounds are checked first and
-    /// the conversion instruction truncates, so this is cheap enough for per-pixel loops.
+    /// Even specialised, this converts through the standard library's generic path and reads
+    /// `rule` through its value witnesses (the enum is resilient): a few nanoseconds a call. Loops
+    /// over pixels use ``Swift/UInt8/init(channel:)`` and ``Swift/UInt8/init(truncatingChannel:)``.
     @inlinable
     package init<Source: BinaryFloatingPoint>(
         clamping value: Source, rounding rule: FloatingPointRoundingRule = .towardZero
@@ -49,6 +50,36 @@ extension FixedWidthInteger {
             throw .invalidArgument("\(what()) must be a finite number within \(Self.min)...\(Self.max), got \(value)")
         }
         self = exact
+    }
+}
+
+extension UInt8 {
+    /// A colour channel: `value` rounded to the nearest integer (halves up) and saturated to
+    /// 0...255; NaN is 0. The per-pixel form of `init(clamping:rounding:)`.
+    @inlinable @inline(__always)
+    package init(channel value: Float) {
+        self.init(truncatingChannel: value + 0.5)
+    }
+
+    /// `value` rounded toward zero and saturated to 0...255; NaN is 0.
+    ///
+    /// The integer part is read from the number's bits (implicit bit and mantissa, shifted by
+    /// the exponent): no libm call, no conversion instruction, no generic code. A resampler
+    /// calling the generic `init(clamping:rounding:)` spent 30 % of a cold thumbnail's CPU in it.
+    @inlinable @inline(__always)
+    package init(truncatingChannel value: Float) {
+        guard value >= 1 else {  // below 1, negative or NaN
+            self = 0
+            return
+        }
+        guard value < 256 else {
+            self = 255
+            return
+        }
+        // 1 <= value < 256: biased exponent 127...134, so the shift is 23...16.
+        let bits = value.bitPattern
+        let shift = 150 &- (bits &>> 23)
+        self = UInt8(truncatingIfNeeded: ((bits & 0x7F_FFFF) | 0x80_0000) &>> shift)
     }
 }
 

@@ -90,7 +90,7 @@ extension ImageBitmap {
                             dst[dstRow + o] = Self.clampByte(acc[o] * inverse)
                             dst[dstRow + o + 1] = Self.clampByte(acc[o + 1] * inverse)
                             dst[dstRow + o + 2] = Self.clampByte(acc[o + 2] * inverse)
-                            dst[dstRow + o + 3] = UInt8(clamping: a8)
+                            dst[dstRow + o + 3] = UInt8(truncatingChannel: a8)
                         }
                     }
                 }

@@ -130,6 +130,6 @@ extension ImageBitmap {
 
     @inline(__always)
     static func clampByte(_ value: Float) -> UInt8 {
-        UInt8(clamping: value, rounding: .toNearestOrAwayFromZero)
+        UInt8(channel: value)
     }
 }

@@ -87,7 +87,7 @@ extension ImageBitmap {
     /// the conversion back to bytes a third of the blur's time).
     @inline(__always)
     static func roundedByte(_ value: Float) -> UInt8 {
-        UInt8(clamping: value + 0.5)
+        UInt8(channel: value)
     }
 }
 

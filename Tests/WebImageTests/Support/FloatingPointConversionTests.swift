@@ -32,6 +32,25 @@ struct FloatingPointConversionTests {
         #expect(UInt8(clamping: Float(254.5), rounding: .toNearestOrAwayFromZero) == 255)
     }
 
+    /// The per-pixel channel forms read the integer part from the float's bits; every float on a
+    /// 1/1024 grid over -2...258, each exponent's edges and the hostile values agree with the
+    /// generic conversion (halves rounding up).
+    @Test func channelConversionsAgreeWithTheGenericOneOnEveryExponent() {
+        var values: [Float] = (-2048...(258 * 1024)).map { Float($0) / 1024 }
+        for power in 0...8 {
+            let edge = Float(1 << power)
+            values += [edge, edge.nextDown, edge.nextUp, edge - 0.5, edge + 0.5]
+        }
+        values += Self.hostile.map { Float($0) }
+        values += [.greatestFiniteMagnitude, .leastNonzeroMagnitude, Float(0.5).nextDown]
+        let truncatedWrong = values.filter { UInt8(truncatingChannel: $0) != UInt8(clamping: $0) }
+        let roundedWrong = values.filter { UInt8(channel: $0) != UInt8(clamping: ($0 + 0.5).rounded(.down)) }
+        #expect(truncatedWrong.isEmpty && roundedWrong.isEmpty, "\(truncatedWrong.prefix(5)) \(roundedWrong.prefix(5))")
+        #expect(values.count > 260_000)
+        #expect(UInt8(channel: 127.5) == 128 && UInt8(channel: 254.49) == 254 && UInt8(channel: 254.5) == 255)
+        #expect(UInt8(channel: -0.4) == 0 && UInt8(channel: .nan) == 0 && UInt8(channel: .infinity) == 255)
+    }
+
     @Test func checkingThrowsANamedInvalidArgument() throws {
         for value in [Double.nan, .infinity, -.infinity, 1e308, -1e308, 0x1p63] {
             let error = #expect(throws: WebImageError.self) { try Int(checking: value, "the crop width") }
