@@ -119,6 +119,11 @@ public enum ImageFormat: Int, Sendable, CaseIterable, Codable {
 
     /// The format a MIME type names (parameters such as `; charset=` are ignored), or ``undefined``.
     public init(mimeType: String) {
+        // The common case, a type exactly as this package writes it, without splitting or lowercasing.
+        if let exact = ImageFormat.allCases.first(where: { $0.mimeType == mimeType }) {
+            self = exact
+            return
+        }
         let bare =
             mimeType.split(separator: ";").first.map {
                 $0.trimmingCharacters(in: .whitespaces).lowercased()

@@ -58,10 +58,13 @@ package struct ProcessedResult: Sendable {
         let ext = format.fileExtension ?? "bin"
         let base = options.filename ?? "image"
         let name = base.hasSuffix("." + ext) ? base : base + "." + ext
-        let safe = name.unicodeScalars.map {
-            $0.isASCII && $0 != "\"" && $0 != "\\" && $0.value >= 0x20 ? String($0) : "_"
+        func isSafe(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.isASCII && scalar != "\"" && scalar != "\\" && scalar.value >= 0x20
         }
-        .joined()
+        // Names are nearly always safe already: then no new string is built.
+        let safe =
+            name.unicodeScalars.allSatisfy(isSafe)
+            ? name : String(String.UnicodeScalarView(name.unicodeScalars.map { isSafe($0) ? $0 : "_" }))
         return "\(kind); filename=\"\(safe)\""
     }
 }
