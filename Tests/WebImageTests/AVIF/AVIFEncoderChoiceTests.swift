@@ -35,12 +35,14 @@ struct AVIFEncoderChoiceTests {
         for effort in EncodeEffort.allCases {
             var options = ImageEncodeOptions()
             options.effort = effort
-            let settings = AVIFCoder.Settings(options: options)
-            #expect(settings.codec == AVIF_CODEC_CHOICE_AOM, "\(effort)")
+            for sequence in [false, true] {
+                let settings = AVIFCoder.Settings(options: options, sequence: sequence)
+                #expect(settings.codec == AVIF_CODEC_CHOICE_AOM, "\(effort)")
+                #expect(settings.speed == AVIFCoder.speed(effort, sequence: sequence))
+            }
         }
-        #expect(AVIFCoder.speed(.fastest) == 9)
-        #expect(AVIFCoder.speed(.balanced) == 8)
-        #expect(AVIFCoder.speed(.smallest) == 6)
+        #expect(EncodeEffort.allCases.map { AVIFCoder.speed($0) } == [9, 9, 6])
+        #expect(EncodeEffort.allCases.map { AVIFCoder.speed($0, sequence: true) } == [9, 6, 4])
     }
 
     /// A libavif without the named encoder (here: a decode-only codec named instead) fails the

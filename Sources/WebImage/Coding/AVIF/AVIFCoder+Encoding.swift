@@ -14,7 +14,7 @@ extension AVIFCoder {
         guard format == .avif else { throw .unsupportedFormat(format) }
         let metadata = image.metadata.forEncoding(options.keptMetadata)
         let frames = try image.framesForEncoding(options)
-        let settings = Settings(options: options)
+        let settings = Settings(options: options, sequence: frames.count > 1)
         let first = try Self.encode(frames, settings: settings, metadata: metadata)
         guard !options.lossless, let limit = options.maxFileSize, first.count > limit else { return first }
         // Steps are the quantizers above the first one, best quality first.
@@ -35,13 +35,13 @@ extension AVIFCoder {
         var speed: Int32
         var yuv444: Bool
 
-        init(options: ImageEncodeOptions) {
+        init(options: ImageEncodeOptions, sequence: Bool = false) {
             let quality = options.effectiveQuality
             let worst = Double(AVIF_QUANTIZER_WORST_QUALITY)
             quantizer = Int(clamping: worst - quality * worst, rounding: .toNearestOrAwayFromZero)
             lossless = options.lossless
             codec = AVIFCoder.codec
-            speed = AVIFCoder.speed(options.effort)
+            speed = AVIFCoder.speed(options.effort, sequence: sequence)
             yuv444 = options.lossless || options.chromaSubsampling == .yuv444
         }
     }
@@ -54,15 +54,18 @@ extension AVIFCoder {
     static let codec = AVIF_CODEC_CHOICE_AOM
 
     /// libavif's speed (0 slowest … 10 fastest; libaom's `cpu-used`, at most 9) for an effort,
-    /// picked by the same measurement: at Pillow's SSIM, speed 8 writes fewer bytes than Pillow's
-    /// defaults in well under half its time, and 6 (Pillow's speed) fewer still, in less time
-    /// than Pillow. libavif encodes a still in libaom's all-intra mode at every speed, and a
-    /// sequence in its real-time mode from speed 7.
-    static func speed(_ effort: EncodeEffort) -> Int32 {
+    /// picked by the same measurement. A still is encoded in libaom's all-intra mode at every
+    /// speed: at Pillow's SSIM, speed 9, libaom's fastest, wrote fewer bytes than Pillow's
+    /// defaults in a small fraction of its time, and fewer than speeds 7 and 8 did; 6 (Pillow's
+    /// speed) wrote fewer still, in less time than Pillow. So `fastest` and `balanced` are the
+    /// same for stills. A sequence switches to libaom's real-time mode from speed 7: many times
+    /// faster than speed 6, but more bytes at a lower SSIM, so only `fastest` takes it and
+    /// sequences otherwise keep speeds 6 and 4.
+    static func speed(_ effort: EncodeEffort, sequence: Bool = false) -> Int32 {
         switch effort {
         case .fastest: 9
-        case .balanced: 8
-        case .smallest: 6
+        case .balanced: sequence ? 6 : 9
+        case .smallest: sequence ? 4 : 6
         }
     }
 
