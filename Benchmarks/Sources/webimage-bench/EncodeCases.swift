@@ -22,7 +22,7 @@ let encodeCases: [BenchCase] = [
         summary: "20 frames of 480x360 (the GIF input, decoded) to animated lossy WebP q80"),
     encodeCase(
         "avif-encode", input: "photo-1mp.png", as: .avif, quality: 0.63,
-        summary: "1152x864 RGB photo to AVIF q63 (quantizer 23, speed 6, 4:2:0, libaom, every core)"),
+        summary: "1152x864 RGB photo to AVIF q63 (quantizer 23, 4:2:0, libaom at our default speed 9, every core)"),
     encodeCase(
         "heic-encode", input: "photo-1mp.png", as: .heic, quality: 0.8,
         summary: "1152x864 RGB photo to HEIC q80 (x265 preset slow, 4:2:0, every core)"),

@@ -7,6 +7,8 @@
 /// | WebP still | method 2 | method 4 (libwebp's and Pillow's default) | method 6 |
 /// | WebP animation | method 0 | method 1 | method 4 |
 /// | JPEG | — | — | optimized Huffman tables |
+/// | AVIF still | libaom speed 9 | speed 9 | speed 6 |
+/// | AVIF sequence | libaom speed 9 (real-time mode) | speed 6 | speed 4 |
 /// | HEIC | x265 preset veryfast | slow (libheif's and pillow-heif's default) | slower |
 /// | JPEG XL | effort 3 | effort 7 (libjxl's, cjxl's and pillow-jxl-plugin's default) | effort 9 |
 ///

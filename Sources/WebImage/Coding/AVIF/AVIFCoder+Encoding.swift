@@ -14,7 +14,7 @@ extension AVIFCoder {
         guard format == .avif else { throw .unsupportedFormat(format) }
         let metadata = image.metadata.forEncoding(options.keptMetadata)
         let frames = try image.framesForEncoding(options)
-        let settings = Settings(options: options)
+        let settings = Settings(options: options, sequence: frames.count > 1)
         let first = try Self.encode(frames, settings: settings, metadata: metadata)
         guard !options.lossless, let limit = options.maxFileSize, first.count > limit else { return first }
         // Steps are the quantizers above the first one, best quality first.
@@ -31,26 +31,41 @@ extension AVIFCoder {
     struct Settings {
         var quantizer: Int
         var lossless: Bool
+        var codec: avifCodecChoice
         var speed: Int32
         var yuv444: Bool
 
-        init(options: ImageEncodeOptions) {
+        init(options: ImageEncodeOptions, sequence: Bool = false) {
             let quality = options.effectiveQuality
             let worst = Double(AVIF_QUANTIZER_WORST_QUALITY)
             quantizer = Int(clamping: worst - quality * worst, rounding: .toNearestOrAwayFromZero)
             lossless = options.lossless
-            speed = AVIFCoder.speed(options.effort)
+            codec = AVIFCoder.codec
+            speed = AVIFCoder.speed(options.effort, sequence: sequence)
             yuv444 = options.lossless || options.chromaSubsampling == .yuv444
         }
     }
 
-    /// libavif's speed (0 slowest … 10 fastest) for an effort: 6, the default, is libaom's and
-    /// Pillow's.
-    static func speed(_ effort: EncodeEffort) -> Int32 {
+    /// libaom, named rather than left to libavif's choice, so that a libavif built with another
+    /// encoder first still writes the same files. It was picked by measurement against SVT-AV1
+    /// and rav1e (Benchmarks/README.md, "AVIF encoders"), and it encodes everything this coder
+    /// writes: 4:4:4, lossless, alpha, sizes down to 1x1 and sequences. SVT-AV1 1.4 refuses all
+    /// but 4:2:0 pictures of even width and height from 64x64 up (so lossless, which is 4:4:4).
+    static let codec = AVIF_CODEC_CHOICE_AOM
+
+    /// libavif's speed (0 slowest … 10 fastest; libaom's `cpu-used`, at most 9) for an effort,
+    /// picked by the same measurement. A still is encoded in libaom's all-intra mode at every
+    /// speed: at Pillow's SSIM, speed 9, libaom's fastest, wrote fewer bytes than Pillow's
+    /// defaults in a small fraction of its time, and fewer than speeds 7 and 8 did; 6 (Pillow's
+    /// speed) wrote fewer still, in less time than Pillow. So `fastest` and `balanced` are the
+    /// same for stills. A sequence switches to libaom's real-time mode from speed 7: many times
+    /// faster than speed 6, but more bytes at a lower SSIM, so only `fastest` takes it and
+    /// sequences otherwise keep speeds 6 and 4.
+    static func speed(_ effort: EncodeEffort, sequence: Bool = false) -> Int32 {
         switch effort {
         case .fastest: 9
-        case .balanced: 6
-        case .smallest: 4
+        case .balanced: sequence ? 6 : 9
+        case .smallest: sequence ? 4 : 6
         }
     }
 
@@ -63,6 +78,7 @@ extension AVIFCoder {
         defer { avifEncoderDestroy(encoder) }
         // The CPU threads idle now, plus this one: under load an encode uses one thread.
         encoder.pointee.maxThreads = Int32(clamping: ThreadPoolExecutor.availableParallelism)
+        encoder.pointee.codecChoice = settings.codec
         encoder.pointee.speed = settings.speed
         encoder.pointee.timescale = 1000
         let quantizer = Int32(settings.lossless ? Int(AVIF_QUANTIZER_LOSSLESS) : settings.quantizer)

@@ -1,10 +1,10 @@
 import CAVIF
 import Foundation
 
-/// Decodes and encodes AVIF with libavif (dav1d or libaom to decode, libaom or SVT-AV1 to
-/// encode), as SDWebImage's `SDImageAVIFCoder` plug-in does: stills with or without alpha,
-/// 8-, 10- and 12-bit pictures (delivered as 8-bit RGBA), and image sequences (animated AVIF)
-/// decoded eagerly or frame by frame.
+/// Decodes and encodes AVIF with libavif (dav1d or libaom to decode, libaom to encode), as
+/// SDWebImage's `SDImageAVIFCoder` plug-in does: stills with or without alpha, 8-, 10- and
+/// 12-bit pictures (delivered as 8-bit RGBA), and image sequences (animated AVIF) decoded
+/// eagerly or frame by frame.
 ///
 /// The container's rotation and mirroring (`irot`, `imir`) become the image's orientation and
 /// are applied unless ``ImageDecodeOptions/applyOrientation`` is off. libavif cannot decode at a
