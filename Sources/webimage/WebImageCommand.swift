@@ -7,6 +7,7 @@ struct WebImageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webimage",
         abstract: "Fetch, cache, decode, inspect and convert images.",
+        version: "webimage \(WebImageVersion.current)",
         subcommands: [
             InfoCommand.self, ConvertCommand.self, FetchCommand.self, PrefetchCommand.self, CacheCommand.self,
             DemoCommand.self, ServeCommand.self, ViewCommand.self,

@@ -8,9 +8,12 @@ import WebImage
 
 /// Builds the Hummingbird application that serves an ``ImageService``.
 public enum ImageServer {
+    /// The `Server` header of every response: `webimage/<version>`.
+    public static let serverName = "webimage/\(WebImageVersion.current)"
+
     /// An application listening on `host`:`port` (loopback by default; port 0 picks a free one).
     /// `onListening` gets the address actually bound, once the server accepts connections.
-    /// Run it with ``runUntilSignalled(_:service:logger:)`` (or `runService()`, without the
+    /// Run it with ``runUntilSignalled(_:service:drainDelay:background:logger:)`` (or `runService()`, without the
     /// draining `/health`).
     /// `homePage`, when given, is the HTML served at `/`.
     public static func application(
@@ -20,7 +23,7 @@ public enum ImageServer {
     ) -> some ApplicationProtocol {
         Application(
             responder: ImageServerResponder(service: service, homePage: homePage),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "webimage"),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: serverName),
             onServerRunning: { channel in
                 let address = channel.localAddress
                 await onListening(address?.ipAddress ?? host, address?.port ?? port)
