@@ -16,7 +16,9 @@ public struct ServiceConfiguration: Sendable {
     /// resolver's threads as `getaddrinfo` does; the fetch then connects to the address checked.
     /// For tests that need a name to mean an address, or a name server that hangs.
     package var sourceHostResolver: (@Sendable (String) -> [[UInt8]])?
-    /// When not empty, only sources starting with one of these prefixes are fetched (403 otherwise).
+    /// When not empty, only sources starting with one of these prefixes are fetched (403
+    /// otherwise). A `*` in a prefix matches any run of characters but `/`, as in imgproxy's
+    /// `IMGPROXY_ALLOWED_SOURCES` (`https://*.example.com/`).
     public var allowedSourcePrefixes: [String] = []
     /// Quality for lossy output when the URL gives none (imgproxy's `IMGPROXY_QUALITY`).
     public var defaultQuality = 80
