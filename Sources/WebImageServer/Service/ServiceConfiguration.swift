@@ -1,4 +1,5 @@
 import Foundation
+import Tracing
 import WebImage
 
 /// How an ``ImageService`` behaves: signing, sources, quality defaults, caching and limits.
@@ -58,6 +59,13 @@ public struct ServiceConfiguration: Sendable {
     /// A second cache tier in S3 behind the disk, for results and optionally sources; nil
     /// keeps nothing in S3.
     public var s3: S3Configuration?
+    /// Where the service's spans go: one server span per request, continuing the request's W3C
+    /// `traceparent`, with `cache.lookup`, `source.fetch`, `decode`, `process`, `encode`,
+    /// `s3.get` and `s3.put` below it. Nil (the default) traces nothing and costs nothing.
+    public var tracer: (any Tracer)?
+    /// Whether source fetches carry the trace context (`traceparent`, naming the `source.fetch`
+    /// span) when tracing; S3 requests always do. imgproxy's `IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL`.
+    public var propagatesTraceToSources = true
 
     public init() {}
 
