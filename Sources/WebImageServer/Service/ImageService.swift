@@ -93,6 +93,7 @@ public final class ImageService: Sendable {
 
     private func answer(_ request: ServiceRequest) async -> ServiceResponse {
         metrics.requestStarted()
+        if metrics.isMirrored { refreshGauges() }
         let clock = ContinuousClock()
         let start = clock.now
         let response: ServiceResponse
@@ -104,6 +105,7 @@ public final class ImageService: Sendable {
         }
         let elapsed = clock.now - start
         metrics.requestFinished(status: response.status, after: elapsed)
+        if metrics.isMirrored { refreshGauges() }
         logger.info(
             "request",
             metadata: [
@@ -135,9 +137,14 @@ public final class ImageService: Sendable {
 
     /// `GET /metrics`: the Prometheus text exposition, the queue gauges read now.
     public func metricsText() -> String {
-        let counts = processing.counts
-        metrics.queue(running: counts.running, waiting: counts.waiting)
+        refreshGauges()
         return metrics.exposition()
+    }
+
+    /// The gauges read from the processing gate now.
+    private func refreshGauges() {
+        let counts = processing.counts
+        metrics.queue(running: counts.running, waiting: counts.waiting, workers: configuration.workers)
     }
 
     private func handle(_ request: ServiceRequest) async throws(ServiceError) -> ServiceResponse {
@@ -182,9 +189,12 @@ public final class ImageService: Sendable {
         async throws(ServiceError) -> ProcessedResult
     {
         try await runs.value(for: key) { [self] _ throws(ServiceError) in
+            let clock = ContinuousClock()
+            let fetching = clock.now
             let data = try await tracing.span("source.fetch") { () async throws(ServiceError) in
                 try await sources.data(for: source) { metrics.sourceFetched(bytes: $0) }
             }
+            metrics.stage("downloading", took: clock.now - fetching)
             // The CPU stages run on the processing threads: their spans get their parent here.
             let producer = ResultProducer(
                 configuration: configuration, options: options, tracing: tracing, traceParent: tracing.currentContext)
@@ -207,13 +217,18 @@ public final class ImageService: Sendable {
         async throws(ServiceError) -> ProcessedResult
     {
         let lane = prepared.sourcePixels >= configuration.largeSourcePixels ? 1 : 0
+        let clock = ContinuousClock()
+        let queued = clock.now
         let outcome: Result<ProcessedResult, ServiceError>
         do {
             outcome = try await processing.perform(lane: lane) { [executor, metrics] in
                 await executor.run {
-                    let clock = ContinuousClock()
                     let start = clock.now
-                    defer { metrics.processed(after: clock.now - start) }
+                    metrics.stage("queue", took: start - queued)
+                    defer {
+                        metrics.processed(after: clock.now - start)
+                        metrics.stage("processing", took: clock.now - start)
+                    }
                     return Result { () throws(ServiceError) in try producer.produce(prepared) }
                 }
             }
