@@ -35,14 +35,17 @@ public enum ImageServer {
     /// once (`GET /health` answers 503), the server goes on serving for `drainDelay` (time for a
     /// load balancer's health check to notice), then stops accepting, finishes the requests in
     /// flight, and this returns.
+    /// `background` services (the telemetry exporters) start first and stop last, after the
+    /// server, so that the spans of the last requests still go out.
     public static func runUntilSignalled(
         _ application: some ApplicationProtocol, service: ImageService, drainDelay: Duration = .zero,
-        logger: Logger
+        background: [any Service] = [], logger: Logger
     ) async throws {
-        // Graceful shutdown goes through the services last to first: the notice, then the server.
+        // Graceful shutdown goes through the services last to first: the notice, then the
+        // server, then the background services.
         let group = ServiceGroup(
             configuration: .init(
-                services: [application, DrainingNotice(service: service, delay: drainDelay)],
+                services: background + [application, DrainingNotice(service: service, delay: drainDelay)],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         try await group.run()
