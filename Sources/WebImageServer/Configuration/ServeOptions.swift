@@ -83,8 +83,10 @@ package struct ServeOptions: Sendable {
         demo = try settings.bool("demo") ?? false
         try readLogging(settings)
         if let namespace = try settings.value("metrics-namespace") {
-            guard namespace.text.wholeMatch(of: /[A-Za-z_][A-Za-z0-9_]*/) != nil else {
-                throw ServeSettingError("\(namespace.source) must be a metric name prefix ([A-Za-z_][A-Za-z0-9_]*)")
+            // "webimage" would give imgproxy's names the names of ours (webimage_requests_total).
+            guard namespace.text.wholeMatch(of: /[A-Za-z_][A-Za-z0-9_]*/) != nil, namespace.text != "webimage" else {
+                throw ServeSettingError(
+                    "\(namespace.source) must be a metric name prefix ([A-Za-z_][A-Za-z0-9_]*) other than webimage")
             }
             metricsNamespace = namespace.text
         }

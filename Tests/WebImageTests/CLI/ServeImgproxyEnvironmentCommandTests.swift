@@ -8,7 +8,7 @@ import WebImageTestOrigin
 /// `webimage serve` started from an imgproxy environment file alone (no flags), each mapped
 /// setting checked by what it does to the answers, the metrics or the startup log.
 @Suite("webimage serve from an imgproxy environment file", .serialized)
-struct ServeImgproxyEnvironmentTests {
+struct ServeImgproxyEnvironmentCommandTests {
     static let key = URLSigner.KeyPair(hexKey: "736563726574", hexSalt: "68656c6c6f")!
 
     /// An imgproxy-style environment file: `NAME=value` lines, `#` comments.
@@ -57,7 +57,7 @@ struct ServeImgproxyEnvironmentTests {
         try await withOrigin { origin in
             let process = try CommandRunner.start(["serve"], environment: CommandRunner.environment(variables))
             defer { process.killAndReap() }
-            let port = try await ServeTracingTests.announcedPort(process)
+            let port = try await ServeTracingCommandTests.announcedPort(process)
             func get(_ options: String, _ sourcePath: String, ext: String?, signed: Bool = true, headers: [String] = [])
                 async -> RawResponse
             {

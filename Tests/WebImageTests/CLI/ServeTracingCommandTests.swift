@@ -8,20 +8,25 @@ import WebImageTestOrigin
 /// request, the trace context it sends to the source and to S3, its metrics under imgproxy's
 /// names, and log lines that carry the trace id, in both OTLP encodings.
 @Suite("webimage serve: OpenTelemetry over OTLP/HTTP", .serialized)
-struct ServeTracingTests {
+struct ServeTracingCommandTests {
     static let traceID = "4bf92f3577b34da6a3ce929d0e0e4736"
     static let callerSpanID = "00f067aa0ba902b7"
 
     @Test(arguments: ["http/protobuf", "http/json"])
     func aRequestIsAServerSpanWithItsStagesAndItsTraceReachesTheSourceAndS3(encoding: String) async throws {
-        let receiver = try await OTLPReceiver.start()
-        let s3 = try await FakeS3.start()
-        defer {
-            Task {
-                try? await receiver.shutdown()
+        try await Self.withReceiver { receiver in
+            let s3 = try await FakeS3.start()
+            do {
+                try await Self.checkSpans(encoding: encoding, receiver: receiver, s3: s3)
+                try await s3.shutdown()
+            } catch {
                 try? await s3.shutdown()
+                throw error
             }
         }
+    }
+
+    static func checkSpans(encoding: String, receiver: OTLPReceiver, s3: FakeS3) async throws {
         try await withOrigin { origin in
             let environment = CommandRunner.environment([
                 "OTEL_EXPORTER_OTLP_ENDPOINT": receiver.endpoint.absoluteString,
@@ -99,8 +104,10 @@ struct ServeTracingTests {
     }
 
     @Test func withoutAnEndpointNothingIsExportedAndNoTraceGoesToTheSource() async throws {
-        let receiver = try await OTLPReceiver.start()
-        defer { Task { try? await receiver.shutdown() } }
+        try await Self.withReceiver { receiver in try await Self.checkNoExport(receiver) }
+    }
+
+    static func checkNoExport(_ receiver: OTLPReceiver) async throws {
         try await withOrigin { origin in
             let process = try CommandRunner.start(
                 ["serve", "--port", "0", "--allow-loopback-sources"], environment: CommandRunner.environment(),
@@ -115,6 +122,18 @@ struct ServeTracingTests {
             #expect(response.statusCode == 200)
             #expect(origin.requests(path: sourcePath).first?.header("traceparent") == nil)
             #expect(receiver.received(at: "/v1/traces").isEmpty)
+        }
+    }
+
+    /// Runs `body` with a loopback OTLP receiver, and stops the receiver even when `body` throws.
+    static func withReceiver(_ body: (OTLPReceiver) async throws -> Void) async throws {
+        let receiver = try await OTLPReceiver.start()
+        do {
+            try await body(receiver)
+            try await receiver.shutdown()
+        } catch {
+            try? await receiver.shutdown()
+            throw error
         }
     }
 

@@ -3,8 +3,8 @@ import Testing
 import WebImage
 
 /// The files that install `webimage`: the Dockerfile's runtime stage installs exactly the
-/// packages the .deb depends on, the systemd unit runs what the package installs as the user
-/// it makes, and `webimage --version` prints the one version.
+/// packages the .deb depends on, and the systemd unit runs what the package installs as the
+/// user it makes.
 @Suite("Packaging: .deb, Dockerfile, unit, version")
 struct PackagingFilesTests {
     static let root = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
@@ -53,12 +53,5 @@ struct PackagingFilesTests {
         #expect(dockerfile.contains("USER webimage") && dockerfile.contains("WEBIMAGE_HOST=0.0.0.0"))
         #expect(dockerfile.contains("HEALTHCHECK") && dockerfile.contains("/health"))
         #expect(dockerfile.contains("--static-swift-stdlib"))
-    }
-
-    @Test func versionPrintsTheOneVersion() async throws {
-        let result = try await CommandRunner.runOffPool(["--version"])
-        #expect(result.status == 0)
-        #expect(result.standardOutput == "webimage \(WebImageVersion.current)\n")
-        #expect(WebImageVersion.current.wholeMatch(of: /[0-9]+\.[0-9]+\.[0-9]+/) != nil)
     }
 }

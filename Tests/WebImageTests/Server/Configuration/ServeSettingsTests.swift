@@ -142,6 +142,7 @@ struct ServeSettingsTests {
             ([:], ["IMGPROXY_KEY": "zz", "IMGPROXY_SALT": "00"], "IMGPROXY_KEY and IMGPROXY_SALT"),
             ([:], ["IMGPROXY_LOG_LEVEL": "loud"], "IMGPROXY_LOG_LEVEL"), (["log-format": "xml"], [:], "--log-format"),
             ([:], ["IMGPROXY_PROMETHEUS_NAMESPACE": "my-app"], "IMGPROXY_PROMETHEUS_NAMESPACE"),
+            (["metrics-namespace": "webimage"], [:], "--metrics-namespace"),
             (
                 ["s3-timeout": "0"],
                 [
