@@ -32,9 +32,9 @@ RUN apt-get update \
 COPY --from=build /staging/ /
 USER webimage
 WORKDIR /var/cache/webimage
-# Listen on every interface inside the container, and cache on the container's disk.
+# Listen on every interface inside the container (on 8080, the default), and cache on the
+# container's disk. Another port: set WEBIMAGE_PORT, which the health check reads too.
 ENV WEBIMAGE_HOST=0.0.0.0 \
-    WEBIMAGE_PORT=8080 \
     WEBIMAGE_CACHE_DIR=/var/cache/webimage
 EXPOSE 8080
 # bash's /dev/tcp asks /health: no curl needed in the image.
