@@ -141,7 +141,7 @@ public final class ImageService: Sendable {
         return metrics.exposition()
     }
 
-    /// The gauges read from the processing gate now.
+    /// The gauges read from the processing queue now.
     private func refreshGauges() {
         let counts = processing.counts
         metrics.queue(running: counts.running, waiting: counts.waiting, workers: configuration.workers)
