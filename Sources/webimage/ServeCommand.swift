@@ -14,24 +14,24 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve resized and converted images at imgproxy-style URLs.",
         discussion: """
             GET /{signature}/{options}/plain/{percent-encoded source}[@{ext}] or \
-            /{signature}/{options}/{base64url source}[.{ext}]; GET /health. Every option can also be set \
-            by an environment variable: WEBIMAGE_HOST, WEBIMAGE_PORT, WEBIMAGE_CACHE_DIR, WEBIMAGE_KEY, \
-            WEBIMAGE_SALT, WEBIMAGE_ALLOW_LOOPBACK_SOURCES, WEBIMAGE_ALLOW_PRIVATE_SOURCES, \
-            WEBIMAGE_ALLOWED_SOURCES (comma-separated), WEBIMAGE_MAX_SOURCE_BYTES, \
-            WEBIMAGE_MAX_SOURCE_PIXELS, WEBIMAGE_MAX_ANIMATION_FRAMES, WEBIMAGE_WORKERS, WEBIMAGE_QUEUE, WEBIMAGE_TIMEOUT, WEBIMAGE_TTL, WEBIMAGE_QUALITY, WEBIMAGE_NO_AUTO_FORMAT (1 or true), \
-            WEBIMAGE_DRAIN_DELAY, WEBIMAGE_DEMO (1 or true), WEBIMAGE_S3_ENDPOINT, WEBIMAGE_S3_BUCKET, \
-            WEBIMAGE_S3_REGION, WEBIMAGE_S3_PREFIX, WEBIMAGE_S3_SOURCES (1 or true), WEBIMAGE_S3_TIMEOUT. \
-            The S3 tier signs with AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN; when S3 \
-            is slow or down, a lookup costs at most its timeout and reads as a miss. \
-            A flag wins over its variable. SIGTERM or SIGINT stops accepting, finishes the requests in \
-            flight and exits 0.
+            /{signature}/{options}/{base64url source}[.{ext}]; GET /health; GET /metrics. Every option \
+            can also be set by an environment variable named after it: WEBIMAGE_PORT, WEBIMAGE_KEY, \
+            WEBIMAGE_MAX_SOURCE_BYTES, ... (WEBIMAGE_ALLOWED_SOURCES is comma-separated; switches take \
+            true or false). imgproxy's variables are read too (IMGPROXY_BIND, IMGPROXY_KEY, \
+            IMGPROXY_MAX_SRC_RESOLUTION in megapixels, ...), so an imgproxy environment file works; one it \
+            cannot honour is logged at start. A flag wins over WEBIMAGE_*, which wins over IMGPROXY_*; a bad \
+            value stops the server with exit status 2. The S3 tier signs with AWS_ACCESS_KEY_ID, \
+            AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN; when S3 is slow or down, a lookup costs at most \
+            its timeout and reads as a miss. OTEL_EXPORTER_OTLP_ENDPOINT exports traces and metrics by \
+            OTLP/HTTP (OTEL_EXPORTER_OTLP_PROTOCOL http/protobuf or http/json, OTEL_SERVICE_NAME). \
+            SIGTERM or SIGINT stops accepting, finishes the requests in flight and exits 0.
             """)
 
     @Option(help: "The address to listen on (default 127.0.0.1).")
     var host: String?
 
-    @Option(help: "The port to listen on (default 8080).")
-    var port: Int?
+    @Option(parsing: .unconditional, help: "The port to listen on (default 8080).")
+    var port: String?
 
     @Option(help: "Where sources and results are cached on disk (default: no disk cache).")
     var cacheDir: String?
@@ -49,38 +49,55 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Allow sources on private, CGNAT, unique-local and IPv4-mapped addresses (refused by default).")
     var allowPrivateSources = false
 
-    @Option(help: ArgumentHelp("Fetch only sources starting with this prefix (repeatable).", valueName: "PREFIX"))
+    @Option(
+        help: ArgumentHelp(
+            "Fetch only sources starting with this prefix; * matches anything but / (repeatable).",
+            valueName: "PREFIX"))
     var allowedSource: [String] = []
 
-    @Option(help: "Refuse sources larger than this many bytes (default 64 MiB).")
-    var maxSourceBytes: Int?
+    @Option(parsing: .unconditional, help: "Refuse sources larger than this many bytes (default 64 MiB).")
+    var maxSourceBytes: String?
 
-    @Option(help: "Refuse sources with more pixels than this (default 50 million).")
-    var maxSourcePixels: Int?
+    @Option(parsing: .unconditional, help: "Refuse sources with more pixels than this (default 50 million).")
+    var maxSourcePixels: String?
 
-    @Option(help: "Refuse animations with more frames than this (default 1000).")
-    var maxAnimationFrames: Int?
+    @Option(parsing: .unconditional, help: "Refuse animations with more frames than this (default 1000).")
+    var maxAnimationFrames: String?
 
-    @Option(help: "Results made at once (default: the core count).")
-    var workers: Int?
+    @Option(parsing: .unconditional, help: "Results made at once (default: the core count).")
+    var workers: String?
 
-    @Option(help: "Results that may wait for a worker; more get 429 (default 256).")
-    var queue: Int?
+    @Option(parsing: .unconditional, help: "Results that may wait for a worker; more get 429 (default 256).")
+    var queue: String?
 
-    @Option(help: "Seconds a result may wait for a worker before 503, above 0 and at most 86400 (default 10).")
-    var timeout: Double?
+    @Option(
+        parsing: .unconditional,
+        help: "Seconds a result may wait for a worker before 503, above 0 and at most 86400 (default 10).")
+    var timeout: String?
 
-    @Option(help: "Cache-Control max-age of results, in seconds; a negative value is 0 (default one year).")
-    var ttl: Int?
+    @Option(
+        parsing: .unconditional,
+        help: "Cache-Control max-age of results, in seconds; a negative value is 0 (default one year).")
+    var ttl: String?
 
-    @Option(help: "Quality 1...100 for lossy output when the URL gives none (default 80; WebP 79, AVIF 63).")
-    var quality: Int?
+    @Option(
+        parsing: .unconditional,
+        help: "Quality 1...100 for lossy output when the URL gives none (default 80; WebP 79, AVIF 63).")
+    var quality: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Quality per output format when the URL gives none, e.g. jpeg=85,webp=75 (wins over --quality).",
+            valueName: "FORMAT=Q,..."))
+    var formatQuality: String?
 
     @Flag(help: "Do not pick WebP or AVIF from the Accept header when the URL names no format.")
     var noAutoFormat = false
 
-    @Option(help: "Seconds to go on serving after SIGTERM, /health answering 503, before draining (default 0).")
-    var drainDelay: Double?
+    @Option(
+        parsing: .unconditional,
+        help: "Seconds to go on serving after SIGTERM, /health answering 503, before draining (default 0).")
+    var drainDelay: String?
 
     @Flag(
         help: """
@@ -89,58 +106,61 @@ struct ServeCommand: AsyncParsableCommand {
             """)
     var demo = false
 
+    @Option(help: ArgumentHelp("Log lines as text or json (default text).", valueName: "FORMAT"))
+    var logFormat: String?
+
+    @Option(
+        help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (default info).", valueName: "LEVEL")
+    )
+    var logLevel: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Put NAME_ before the names of the imgproxy-compatible metrics (default none).", valueName: "NAME"))
+    var metricsNamespace: String?
+
     @OptionGroup var s3: ServeS3Options
+
+    /// The flags given, by name, as ``ServeSettings`` reads them.
+    private var flagValues: [String: String] {
+        let options: [String: String?] = [
+            "host": host, "port": port, "cache-dir": cacheDir, "key": key, "salt": salt,
+            "max-source-bytes": maxSourceBytes, "max-source-pixels": maxSourcePixels,
+            "max-animation-frames": maxAnimationFrames, "workers": workers, "queue": queue, "timeout": timeout,
+            "ttl": ttl, "quality": quality, "format-quality": formatQuality, "drain-delay": drainDelay,
+            "log-format": logFormat, "log-level": logLevel, "metrics-namespace": metricsNamespace,
+        ]
+        let switches = [
+            "allow-loopback-sources": allowLoopbackSources, "allow-private-sources": allowPrivateSources,
+            "no-auto-format": noAutoFormat, "demo": demo,
+        ]
+        return options.compactMapValues { $0 }.merging(switches.filter(\.value).mapValues { _ in "true" }) { $1 }
+            .merging(s3.flagValues) { $1 }
+    }
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let settings = ServeSettings(environment: environment)
-        var configuration = ServiceConfiguration()
-        configuration.signer = try settings.signer(keys: key, salts: salt)
-        configuration.allowsLoopbackSources = allowLoopbackSources || settings.flag("ALLOW_LOOPBACK_SOURCES")
-        configuration.allowsPrivateSources = allowPrivateSources || settings.flag("ALLOW_PRIVATE_SOURCES")
-        configuration.allowedSourcePrefixes = allowedSource.isEmpty ? settings.list("ALLOWED_SOURCES") : allowedSource
-        let counts = try settings.positive(
-            [
-                ("MAX_SOURCE_BYTES", "--max-source-bytes", maxSourceBytes),
-                ("MAX_SOURCE_PIXELS", "--max-source-pixels", maxSourcePixels),
-                ("MAX_ANIMATION_FRAMES", "--max-animation-frames", maxAnimationFrames),
-                ("WORKERS", "--workers", workers),
-            ])
-        configuration.maxSourceBytes = counts["MAX_SOURCE_BYTES"] ?? configuration.maxSourceBytes
-        configuration.maxSourcePixels = counts["MAX_SOURCE_PIXELS"] ?? configuration.maxSourcePixels
-        configuration.maxAnimationFrames = counts["MAX_ANIMATION_FRAMES"] ?? configuration.maxAnimationFrames
-        configuration.workers = counts["WORKERS"] ?? configuration.workers
-        if let value = try queue ?? settings.integer("QUEUE") {
-            guard value >= 0 else { throw CommandFailure("--queue must be 0 or more") }
-            configuration.queueLimit = value
+        let options: ServeOptions
+        let telemetrySettings: TelemetrySettings
+        do {
+            options = try ServeOptions(
+                ServeSettings(
+                    flags: flagValues, repeatedFlags: ["allowed-source": allowedSource], environment: environment))
+            telemetrySettings = try TelemetrySettings(environment: environment, options: options)
+        } catch {
+            throw CommandFailure(error.message, exitCode: 2)
         }
-        if let value = try timeout ?? settings.number("TIMEOUT") {
-            guard value > 0, value <= 86_400 else {
-                throw CommandFailure("--timeout must be a number of seconds above 0 and at most 86400")
-            }
-            configuration.queueTimeout = value
-        }
-        if let value = try ttl ?? settings.integer("TTL") { configuration.timeToLive = max(0, value) }
-        if let value = try quality ?? settings.integer("QUALITY") {
-            guard (1...100).contains(value) else { throw CommandFailure("--quality must be within 1...100") }
-            configuration.defaultQuality = value
-            configuration.formatQualities = [:]
-        }
-        configuration.automaticFormat = !(noAutoFormat || settings.flag("NO_AUTO_FORMAT"))
-        let drainSeconds = try drainDelay ?? settings.number("DRAIN_DELAY") ?? 0
-        guard drainSeconds.isFinite, (0...3600).contains(drainSeconds) else {
-            throw CommandFailure("--drain-delay must be within 0...3600 seconds")
-        }
-        let listenHost = host ?? settings.string("HOST") ?? "127.0.0.1"
-        let listenPort = try port ?? settings.integer("PORT") ?? 8080
-        guard (0...65_535).contains(listenPort) else { throw CommandFailure("--port must be within 0...65535") }
-        if let directory = cacheDir ?? settings.string("CACHE_DIR") {
-            configuration.cacheDirectory = URL(fileURLWithPath: directory)
-        }
-        configuration.s3 = try s3.configuration(settings)
+        ServeLogging.bootstrap(
+            format: options.logFormat, level: options.logLevel, tracing: telemetrySettings.exportsTraces)
         let logger = Logger(label: "webimage.serve")
-        let showcase = demo || settings.flag("DEMO")
-        if showcase {
+        for (setting, source) in options.origins {
+            logger.debug("setting", metadata: ["setting": "\(setting)", "from": "\(source)"])
+        }
+        for notice in options.notices { logger.warning("\(notice)") }
+        let telemetry = try ServeTelemetry(telemetrySettings, logger: logger)
+        var configuration = options.configuration
+        configuration.tracer = telemetry.tracer
+        if options.demo {
             configuration.allowsLoopbackSources = true
             if !configuration.signer.isEnabled { configuration.signer = ServeDemo.runKey() }
         }
@@ -151,13 +171,18 @@ struct ServeCommand: AsyncParsableCommand {
         if !configuration.signer.isEnabled {
             logger.warning("no --key/--salt given: URL signatures are not checked (any signature segment passes)")
         }
-        let metrics = ServiceMetrics()
-        // The library's own swift-metrics counters (downloads, cache hits) join /metrics.
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics.registry))
+        let metrics = ServiceMetrics(imgproxyNamespace: options.metricsNamespace, mirror: telemetry.metricsFactory)
+        // The library's own swift-metrics counters (downloads, cache hits) join /metrics, and the OTLP export.
+        let prometheus = PrometheusMetricsFactory(registry: metrics.registry)
+        if let exported = telemetry.metricsFactory {
+            MetricsSystem.bootstrap(MultiplexMetricsHandler(factories: [prometheus, exported]))
+        } else {
+            MetricsSystem.bootstrap(prometheus)
+        }
         let service = try ImageService(configuration: configuration, logger: logger, metrics: metrics)
-        let gallery = showcase ? try await ServeDemo.start(signer: configuration.signer) : nil
+        let gallery = options.demo ? try await ServeDemo.start(signer: configuration.signer) : nil
         let app = ImageServer.application(
-            service: service, host: listenHost, port: listenPort, logger: logger, homePage: gallery?.page
+            service: service, host: options.host, port: options.port, logger: logger, homePage: gallery?.page
         ) { host, port in
             // One line scripts and tests wait for (port 0 picks a free port).
             let shown = host.contains(":") ? "[\(host)]" : host
@@ -168,7 +193,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         do {
             try await ImageServer.runUntilSignalled(
-                app, service: service, drainDelay: .milliseconds(Int64(clamping: drainSeconds * 1000)), logger: logger)
+                app, service: service, drainDelay: options.drainDelay, background: telemetry.services, logger: logger)
         } catch {
             await gallery?.stop()
             throw error
@@ -176,64 +201,5 @@ struct ServeCommand: AsyncParsableCommand {
         await gallery?.stop()
         // Drained: let the cache writes finish and close the source client.
         await service.shutdown()
-    }
-}
-
-/// `WEBIMAGE_*` environment variables, read when the matching flag is absent.
-struct ServeSettings {
-    let environment: [String: String]
-
-    func string(_ name: String) -> String? {
-        environment["WEBIMAGE_" + name].flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    func list(_ name: String) -> [String] {
-        string(name)?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
-    }
-
-    func integer(_ name: String) throws -> Int? {
-        guard let text = string(name) else { return nil }
-        guard let value = Int(text) else { throw CommandFailure("WEBIMAGE_\(name) must be a whole number") }
-        return value
-    }
-
-    func number(_ name: String) throws -> Double? {
-        guard let text = string(name) else { return nil }
-        guard let value = Double(text) else { throw CommandFailure("WEBIMAGE_\(name) must be a number") }
-        return value
-    }
-
-    func flag(_ name: String) -> Bool {
-        ["1", "true", "yes"].contains(string(name)?.lowercased() ?? "")
-    }
-
-    /// For each (variable, flag, flag value): the flag's value, else the variable's, checked to
-    /// be positive; keyed by variable name, absent when neither is given.
-    func positive(_ settings: [(variable: String, flag: String, value: Int?)]) throws -> [String: Int] {
-        var values: [String: Int] = [:]
-        for (variable, flag, given) in settings {
-            guard let value = try given ?? integer(variable) else { continue }
-            guard value > 0 else { throw CommandFailure("\(flag) must be positive") }
-            values[variable] = value
-        }
-        return values
-    }
-
-    /// The key/salt pairs from the flags, else from `WEBIMAGE_KEY` and `WEBIMAGE_SALT`.
-    func signer(keys: String?, salts: String?) throws -> URLSigner {
-        let keyList = (keys ?? string("KEY") ?? "").split(separator: ",").map(String.init)
-        let saltList = (salts ?? string("SALT") ?? "").split(separator: ",").map(String.init)
-        guard keyList.count == saltList.count else {
-            throw CommandFailure(
-                "--key and --salt must list as many values (\(keyList.count) keys, \(saltList.count) salts)")
-        }
-        var pairs: [URLSigner.KeyPair] = []
-        for (key, salt) in zip(keyList, saltList) {
-            guard let pair = URLSigner.KeyPair(hexKey: key, hexSalt: salt) else {
-                throw CommandFailure("--key and --salt take non-empty hex strings")
-            }
-            pairs.append(pair)
-        }
-        return URLSigner(keyPairs: pairs)
     }
 }

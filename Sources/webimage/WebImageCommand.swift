@@ -7,6 +7,7 @@ struct WebImageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webimage",
         abstract: "Fetch, cache, decode, inspect and convert images.",
+        version: "webimage \(WebImageVersion.current)",
         subcommands: [
             InfoCommand.self, ConvertCommand.self, FetchCommand.self, PrefetchCommand.self, CacheCommand.self,
             DemoCommand.self, ServeCommand.self, ViewCommand.self,
@@ -32,22 +33,29 @@ enum WebImageMain {
                 WebImageCommand.exit(withError: error)
             }
             let message: String
+            var status = code == .success ? 1 : code.rawValue
             if let error = error as? WebImageError {
                 message = error.description
             } else if let error = error as? CommandFailure {
                 message = error.message
+                status = error.exitCode
             } else {
                 message = WebImageCommand.message(for: error)
             }
             let oneLine = message.split(whereSeparator: \.isNewline).first.map(String.init) ?? "failed"
             FileHandle.standardError.write(Data("error: \(oneLine)\n".utf8))
-            Foundation.exit(code == .success ? 1 : code.rawValue)
+            Foundation.exit(status)
         }
     }
 }
 
-/// A failure with a message meant for the user.
+/// A failure with a message meant for the user, and the exit status it ends the command with:
+/// 1, or 2 for a bad configuration value (a flag or variable the server cannot start with).
 struct CommandFailure: Error {
     let message: String
-    init(_ message: String) { self.message = message }
+    let exitCode: Int32
+    init(_ message: String, exitCode: Int32 = 1) {
+        self.message = message
+        self.exitCode = exitCode
+    }
 }

@@ -16,7 +16,8 @@ import WebImage
 // 2 for a usage error.
 
 /// Every case, in table order. A new group of cases adds its array here.
-let allCases: [BenchCase] = codecCases + encodeCases + cacheCases + transformCases + downloadCases + managerCases
+let allCases: [BenchCase] =
+    codecCases + encodeCases + cacheCases + transformCases + downloadCases + managerCases + serviceCases
 
 struct Arguments {
     var list = false

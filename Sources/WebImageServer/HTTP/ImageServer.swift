@@ -8,9 +8,12 @@ import WebImage
 
 /// Builds the Hummingbird application that serves an ``ImageService``.
 public enum ImageServer {
+    /// The `Server` header of every response: `webimage/<version>`.
+    public static let serverName = "webimage/\(WebImageVersion.current)"
+
     /// An application listening on `host`:`port` (loopback by default; port 0 picks a free one).
     /// `onListening` gets the address actually bound, once the server accepts connections.
-    /// Run it with ``runUntilSignalled(_:service:logger:)`` (or `runService()`, without the
+    /// Run it with ``runUntilSignalled(_:service:drainDelay:background:logger:)`` (or `runService()`, without the
     /// draining `/health`).
     /// `homePage`, when given, is the HTML served at `/`.
     public static func application(
@@ -20,7 +23,7 @@ public enum ImageServer {
     ) -> some ApplicationProtocol {
         Application(
             responder: ImageServerResponder(service: service, homePage: homePage),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "webimage"),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: serverName),
             onServerRunning: { channel in
                 let address = channel.localAddress
                 await onListening(address?.ipAddress ?? host, address?.port ?? port)
@@ -32,14 +35,17 @@ public enum ImageServer {
     /// once (`GET /health` answers 503), the server goes on serving for `drainDelay` (time for a
     /// load balancer's health check to notice), then stops accepting, finishes the requests in
     /// flight, and this returns.
+    /// `background` services (the telemetry exporters) start first and stop last, after the
+    /// server, so that the spans of the last requests still go out.
     public static func runUntilSignalled(
         _ application: some ApplicationProtocol, service: ImageService, drainDelay: Duration = .zero,
-        logger: Logger
+        background: [any Service] = [], logger: Logger
     ) async throws {
-        // Graceful shutdown goes through the services last to first: the notice, then the server.
+        // Graceful shutdown goes through the services last to first: the notice, then the
+        // server, then the background services.
         let group = ServiceGroup(
             configuration: .init(
-                services: [application, DrainingNotice(service: service, delay: drainDelay)],
+                services: background + [application, DrainingNotice(service: service, delay: drainDelay)],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         try await group.run()

@@ -13,6 +13,9 @@ public struct ImageServerResponder: HTTPResponder {
     /// The HTML served at `/` (`webimage serve --demo`'s gallery); nil leaves `/` an image path.
     public let homePage: String?
 
+    private static let traceparent = HTTPField.Name("traceparent")!
+    private static let tracestate = HTTPField.Name("tracestate")!
+
     public init(service: ImageService, homePage: String? = nil) {
         self.service = service
         self.homePage = homePage
@@ -47,10 +50,15 @@ public struct ImageServerResponder: HTTPResponder {
                 headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-cache"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: service.metricsText())))
         }
-        let answer = await service.respond(
-            to: ServiceRequest(
-                path: path, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
-                ifModifiedSince: request.headers[.ifModifiedSince]))
+        var serviceRequest = ServiceRequest(
+            path: path, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
+            ifModifiedSince: request.headers[.ifModifiedSince])
+        serviceRequest.method = request.method.rawValue
+        if service.configuration.tracer != nil {
+            serviceRequest.traceparent = request.headers[Self.traceparent]
+            serviceRequest.tracestate = request.headers[Self.tracestate]
+        }
+        let answer = await service.respond(to: serviceRequest)
         var headers = HTTPFields()
         for (name, value) in answer.headers {
             if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }

@@ -1,4 +1,5 @@
 import Foundation
+import Tracing
 import WebImage
 
 /// Source bytes to result bytes, in two steps: ``prepare(_:format:)`` reads the header and plans
@@ -8,10 +9,18 @@ import WebImage
 package struct ResultProducer: Sendable {
     let configuration: ServiceConfiguration
     let options: ProcessingOptions
+    /// The `decode`, `process` and `encode` spans, under `traceParent` (they may run on another thread).
+    let tracing: ServiceTracing
+    let traceParent: ServiceContext?
 
-    package init(configuration: ServiceConfiguration, options: ProcessingOptions) {
+    package init(
+        configuration: ServiceConfiguration, options: ProcessingOptions,
+        tracing: ServiceTracing = ServiceTracing(tracer: nil), traceParent: ServiceContext? = nil
+    ) {
         self.configuration = configuration
         self.options = options
+        self.tracing = tracing
+        self.traceParent = traceParent
     }
 
     /// What reading the header decided: the source's own bytes are the result, or they are to
@@ -67,12 +76,18 @@ package struct ResultProducer: Sendable {
             let coders = ImageCodersManager.shared
             // Kept orientation: the decoder reads the size box as shown, so turn it too.
             let swapsBox = !options.autoRotate && prepared.info.orientation.swapsDimensions
-            let image = try coders.decode(prepared.data, options: decodeOptions(prepared.plan, swapsBox: swapsBox))
-            let processed = try ImageProcessor(options: options, plan: prepared.plan).transformedImage(
-                image, forKey: "", animated: true, maxAnimationByteCount: configuration.maxAnimationBytes)
+            let image = try tracing.span("decode", parent: traceParent) { () throws(WebImageError) in
+                try coders.decode(prepared.data, options: decodeOptions(prepared.plan, swapsBox: swapsBox))
+            }
+            let processed = try tracing.span("process", parent: traceParent) { () throws(WebImageError) in
+                try ImageProcessor(options: options, plan: prepared.plan).transformedImage(
+                    image, forKey: "", animated: true, maxAnimationByteCount: configuration.maxAnimationBytes)
+            }
             let format =
                 prepared.requested ?? OutputFormats.fallback(source: prepared.info.format, hasAlpha: processed.hasAlpha)
-            let bytes = try coders.encode(processed, as: format, options: encodeOptions(format))
+            let bytes = try tracing.span("encode", parent: traceParent) { () throws(WebImageError) in
+                try coders.encode(processed, as: format, options: encodeOptions(format))
+            }
             return ProcessedResult(data: bytes, contentType: format.mimeType ?? "application/octet-stream")
         } catch {
             throw Self.serviceError(error)

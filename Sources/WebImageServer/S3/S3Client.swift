@@ -17,14 +17,22 @@ final class S3Client: Sendable {
     private let signer: SigV4Signer
     /// Round trips made, for the metrics.
     private let onRoundTrip: @Sendable () -> Void
+    /// Requests carry the current span's `traceparent` when tracing.
+    private let tracing: ServiceTracing
 
-    init(configuration: S3Configuration, onRoundTrip: @escaping @Sendable () -> Void = {}) {
+    init(
+        configuration: S3Configuration, tracing: ServiceTracing = ServiceTracing(tracer: nil),
+        onRoundTrip: @escaping @Sendable () -> Void = {}
+    ) {
         self.configuration = configuration
+        self.tracing = tracing
         self.onRoundTrip = onRoundTrip
         signer = SigV4Signer(credentials: configuration.credentials, region: configuration.region, service: "s3")
         var httpConfiguration = HTTPClient.Configuration()
         httpConfiguration.timeout = .init(connect: Self.timeAmount(configuration.connectTimeout))
         httpConfiguration.redirectConfiguration = .disallow
+        // The s3.get and s3.put spans are ours; no request spans from AsyncHTTPClient besides.
+        httpConfiguration.tracing.tracer = nil
         http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpConfiguration)
     }
 
@@ -91,6 +99,8 @@ final class S3Client: Sendable {
         request.method = HTTPMethod(rawValue: method)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.headers.add(name: "Authorization", value: authorization)
+        // Not signed: SigV4 covers only the headers it lists.
+        for (name, value) in tracing.propagationHeaders() { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
         return request
     }

@@ -13,14 +13,18 @@ final class S3Store: Sendable {
     let client: S3Client
     let breaker: S3Breaker
     private let metrics: ServiceMetrics
+    /// `s3.get` and `s3.put` spans; S3 requests carry their `traceparent`.
+    private let tracing: ServiceTracing
     /// Lookups under way, by cache key: identical concurrent lookups share one GET.
     private let lookups = InFlightTable<String, DiskCacheEntry?, Never, WebImageError>()
     /// Writes under way, by number, for ``shutdown()`` to wait for.
     private let writes = Locked<(next: Int, tasks: [Int: Task<Void, Never>])>((0, [:]))
 
-    init(configuration: S3Configuration, metrics: ServiceMetrics) {
+    init(configuration: S3Configuration, metrics: ServiceMetrics, tracing: ServiceTracing = ServiceTracing(tracer: nil))
+    {
         self.metrics = metrics
-        client = S3Client(configuration: configuration) { metrics.s3RoundTrip() }
+        self.tracing = tracing
+        client = S3Client(configuration: configuration, tracing: tracing) { metrics.s3RoundTrip() }
         breaker = S3Breaker(threshold: configuration.failureThreshold, coolDown: configuration.coolDown)
     }
 
@@ -33,8 +37,9 @@ final class S3Store: Sendable {
 
     /// The entry for `key`, or nil on a miss, a corrupt or foreign object, or any S3 failure.
     func entry(forKey key: String) async -> DiskCacheEntry? {
+        let parent = tracing.currentContext
         let shared = try? await lookups.value(for: key) { [self] _ throws(WebImageError) in
-            await fetchEntry(forKey: key)
+            await tracing.span("s3.get", parent: parent) { await fetchEntry(forKey: key) }
         }
         return shared ?? nil
     }
@@ -82,13 +87,17 @@ final class S3Store: Sendable {
             metrics.s3Put("skipped")
             return
         }
+        // The put outlives the request; its span still hangs under the request's.
+        let parent = tracing.currentContext
         // Recorded under the lock the task takes to remove itself, so it cannot finish first.
         writes.withLock { writes in
             let id = writes.next
             writes.next += 1
             writes.tasks[id] = Task { [self] in
-                do {
-                    try await client.put(Self.objectKey(for: key), data: object)
+                do throws(ServiceError) {
+                    try await tracing.span("s3.put", parent: parent) { () async throws(ServiceError) in
+                        try await client.put(Self.objectKey(for: key), data: object)
+                    }
                     breaker.succeeded()
                     metrics.s3Put("ok")
                 } catch {

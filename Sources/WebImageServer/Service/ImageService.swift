@@ -37,6 +37,8 @@ public final class ImageService: Sendable {
     public static let silentLogger = Logger(label: "webimage.serve", factory: { _ in SwiftLogNoOpLogHandler() })
     /// Counters and histograms for `GET /metrics`.
     public let metrics: ServiceMetrics
+    /// The request's spans (nothing without ``ServiceConfiguration/tracer``).
+    let tracing: ServiceTracing
 
     /// A service with its own downloader (limited to the configuration's source size and
     /// guarded against private addresses) and, with a cache directory, a disk cache for sources
@@ -49,6 +51,8 @@ public final class ImageService: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.metrics = metrics
+        let tracing = ServiceTracing(tracer: configuration.tracer)
+        self.tracing = tracing
         let disk = try configuration.cacheDirectory.map { directory throws(WebImageError) in
             try DiskCache(directory: directory)
         }
@@ -65,10 +69,11 @@ public final class ImageService: Sendable {
         downloaderConfig.requestValidator = { [addressGuard] url throws(WebImageError) in
             try await addressGuard.check(url)
         }
-        let s3 = configuration.s3.map { S3Store(configuration: $0, metrics: metrics) }
+        let s3 = configuration.s3.map { S3Store(configuration: $0, metrics: metrics, tracing: tracing) }
         sources = SourceStore(
             downloader: ImageDownloader(config: downloaderConfig), disk: disk,
-            s3: configuration.s3?.storesSources == true ? s3 : nil)
+            s3: configuration.s3?.storesSources == true ? s3 : nil,
+            tracing: configuration.propagatesTraceToSources ? tracing : ServiceTracing(tracer: nil))
         results = ResultStore(disk: disk, s3: s3)
         memory = ResultMemoryCache(limit: configuration.memoryCacheBytes)
         let timeout = configuration.queueTimeout.isFinite ? configuration.queueTimeout.clamped(to: 0...86_400) : 10
@@ -80,8 +85,15 @@ public final class ImageService: Sendable {
     }
 
     /// The response to `request`; every failure is an error response, never a thrown error.
+    /// When tracing, it is answered in a server span that continues the request's `traceparent`.
     public func respond(to request: ServiceRequest) async -> ServiceResponse {
+        guard tracing.tracer != nil else { return await answer(request) }
+        return await tracing.serverSpan(for: request) { await answer(request) }
+    }
+
+    private func answer(_ request: ServiceRequest) async -> ServiceResponse {
         metrics.requestStarted()
+        if metrics.isMirrored { refreshGauges() }
         let clock = ContinuousClock()
         let start = clock.now
         let response: ServiceResponse
@@ -93,6 +105,7 @@ public final class ImageService: Sendable {
         }
         let elapsed = clock.now - start
         metrics.requestFinished(status: response.status, after: elapsed)
+        if metrics.isMirrored { refreshGauges() }
         logger.info(
             "request",
             metadata: [
@@ -124,9 +137,14 @@ public final class ImageService: Sendable {
 
     /// `GET /metrics`: the Prometheus text exposition, the queue gauges read now.
     public func metricsText() -> String {
-        let counts = processing.counts
-        metrics.queue(running: counts.running, waiting: counts.waiting)
+        refreshGauges()
         return metrics.exposition()
+    }
+
+    /// The gauges read from the processing queue now.
+    private func refreshGauges() {
+        let counts = processing.counts
+        metrics.queue(running: counts.running, waiting: counts.waiting, workers: configuration.workers)
     }
 
     private func handle(_ request: ServiceRequest) async throws(ServiceError) -> ServiceResponse {
@@ -144,13 +162,8 @@ public final class ImageService: Sendable {
         let chosen = negotiates ? OutputFormats.preferred(accept: request.accept) : options.format
         let key = ResultKey.make(options: options, format: chosen, source: source)
         let result: ProcessedResult
-        if let recent = memory.result(forKey: key) {
-            metrics.cacheHit(tier: "memory")
-            result = recent
-        } else if let (stored, tier) = await results.result(forKey: key) {
-            metrics.cacheHit(tier: tier)
-            memory.store(stored, forKey: key)
-            result = stored
+        if let cached = await tracing.span("cache.lookup", { await cachedResult(forKey: key) }) {
+            result = cached
         } else {
             metrics.cacheMiss()
             result = try await process(key: key, source: source, options: options, format: chosen)
@@ -159,13 +172,32 @@ public final class ImageService: Sendable {
             to: request, options: options, varies: negotiates, timeToLive: configuration.timeToLive)
     }
 
+    /// The result for `key` from memory, else from the disk or S3.
+    private func cachedResult(forKey key: String) async -> ProcessedResult? {
+        if let recent = memory.result(forKey: key) {
+            metrics.cacheHit(tier: "memory")
+            return recent
+        }
+        guard let (stored, tier) = await results.result(forKey: key) else { return nil }
+        metrics.cacheHit(tier: tier)
+        memory.store(stored, forKey: key)
+        return stored
+    }
+
     /// One shared run for `key`: its result, or the error every waiting request gets.
     private func process(key: String, source: URL, options: ProcessingOptions, format: ImageFormat?)
         async throws(ServiceError) -> ProcessedResult
     {
         try await runs.value(for: key) { [self] _ throws(ServiceError) in
-            let data = try await sources.data(for: source) { metrics.sourceFetched(bytes: $0) }
-            let producer = ResultProducer(configuration: configuration, options: options)
+            let clock = ContinuousClock()
+            let fetching = clock.now
+            let data = try await tracing.span("source.fetch") { () async throws(ServiceError) in
+                try await sources.data(for: source) { metrics.sourceFetched(bytes: $0) }
+            }
+            metrics.stage("downloading", took: clock.now - fetching)
+            // The CPU stages run on the processing threads: their spans get their parent here.
+            let producer = ResultProducer(
+                configuration: configuration, options: options, tracing: tracing, traceParent: tracing.currentContext)
             let produced: ProcessedResult
             switch try producer.prepare(data, format: format) {
             case .passThrough(let result):
@@ -185,13 +217,18 @@ public final class ImageService: Sendable {
         async throws(ServiceError) -> ProcessedResult
     {
         let lane = prepared.sourcePixels >= configuration.largeSourcePixels ? 1 : 0
+        let clock = ContinuousClock()
+        let queued = clock.now
         let outcome: Result<ProcessedResult, ServiceError>
         do {
             outcome = try await processing.perform(lane: lane) { [executor, metrics] in
                 await executor.run {
-                    let clock = ContinuousClock()
                     let start = clock.now
-                    defer { metrics.processed(after: clock.now - start) }
+                    metrics.stage("queue", took: start - queued)
+                    defer {
+                        metrics.processed(after: clock.now - start)
+                        metrics.stage("processing", took: clock.now - start)
+                    }
                     return Result { () throws(ServiceError) in try producer.produce(prepared) }
                 }
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Tracing
 import WebImage
 
 /// How an ``ImageService`` behaves: signing, sources, quality defaults, caching and limits.
@@ -16,7 +17,9 @@ public struct ServiceConfiguration: Sendable {
     /// resolver's threads as `getaddrinfo` does; the fetch then connects to the address checked.
     /// For tests that need a name to mean an address, or a name server that hangs.
     package var sourceHostResolver: (@Sendable (String) -> [[UInt8]])?
-    /// When not empty, only sources starting with one of these prefixes are fetched (403 otherwise).
+    /// When not empty, only sources starting with one of these prefixes are fetched (403
+    /// otherwise). A `*` in a prefix matches any run of characters but `/`, as in imgproxy's
+    /// `IMGPROXY_ALLOWED_SOURCES` (`https://*.example.com/`).
     public var allowedSourcePrefixes: [String] = []
     /// Quality for lossy output when the URL gives none (imgproxy's `IMGPROXY_QUALITY`).
     public var defaultQuality = 80
@@ -56,6 +59,13 @@ public struct ServiceConfiguration: Sendable {
     /// A second cache tier in S3 behind the disk, for results and optionally sources; nil
     /// keeps nothing in S3.
     public var s3: S3Configuration?
+    /// Where the service's spans go: one server span per request, continuing the request's W3C
+    /// `traceparent`, with `cache.lookup`, `source.fetch`, `decode`, `process`, `encode`,
+    /// `s3.get` and `s3.put` below it. Nil (the default) traces nothing and costs nothing.
+    public var tracer: (any Tracer)?
+    /// Whether source fetches carry the trace context (`traceparent`, naming the `source.fetch`
+    /// span) when tracing; S3 requests always do. imgproxy's `IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL`.
+    public var propagatesTraceToSources = true
 
     public init() {}
 

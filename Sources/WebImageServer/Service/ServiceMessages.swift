@@ -8,6 +8,11 @@ public struct ServiceRequest: Sendable {
     public var accept: String?
     public var ifNoneMatch: String?
     public var ifModifiedSince: String?
+    /// `GET` or `HEAD`, for the server span's name.
+    public var method = "GET"
+    /// The W3C trace context the request carries, continued when tracing.
+    public var traceparent: String?
+    public var tracestate: String?
 
     public init(path: String, accept: String? = nil, ifNoneMatch: String? = nil, ifModifiedSince: String? = nil) {
         self.path = path

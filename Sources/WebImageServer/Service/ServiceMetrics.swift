@@ -1,79 +1,98 @@
+import CoreMetrics
 import Foundation
 import Prometheus
 import WebImage
 
 /// What `GET /metrics` reports, in Prometheus text: requests by status, their durations, those
 /// in flight, the processing queue, cache hits by tier, source bytes fetched, processing time,
-/// and the S3 tier's lookups, writes and round trips.
+/// the S3 tier's lookups, writes and round trips, and imgproxy's own metric names
+/// (``ImgproxyMetrics``). With a mirror (OpenTelemetry's metrics factory) every metric is also
+/// exported by OTLP under the same name.
 public final class ServiceMetrics: Sendable {
     /// The registry the metrics live in; the command line also exports the library's
     /// swift-metrics counters through it.
     public let registry: PrometheusCollectorRegistry
-
-    private let inFlight: Gauge
-    private let duration: DurationHistogram
-    private let processing: DurationHistogram
-    private let sourceBytes: Counter
-    private let queueDepth: Gauge
-    private let running: Gauge
-    private let hits: [String: Counter]
-    private let misses: Counter
-    private let s3Lookups: [String: Counter]
-    private let s3Puts: [String: Counter]
-    private let s3RoundTrips: Counter
+    private let sinks: MetricSinks
+    private let inFlight: MirroredGauge
+    private let duration: MirroredHistogram
+    private let processing: MirroredHistogram
+    private let sourceBytes: MirroredCounter
+    private let queueDepth: MirroredGauge
+    private let running: MirroredGauge
+    private let hits: [String: MirroredCounter]
+    private let misses: MirroredCounter
+    private let s3Lookups: [String: MirroredCounter]
+    private let s3Puts: [String: MirroredCounter]
+    private let s3RoundTrips: MirroredCounter
+    /// `webimage_requests_total`, by status, made as statuses appear.
+    private let statuses = Locked<[Int: MirroredCounter]>([:])
+    /// The same measurements under imgproxy's names.
+    let imgproxy: ImgproxyMetrics
 
     static let latencyBuckets: [Duration] = [
         .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
         .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
     ]
 
-    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+    /// Metrics in `registry`; imgproxy's names get `imgproxyNamespace` and `_` before them when
+    /// given (imgproxy's `IMGPROXY_PROMETHEUS_NAMESPACE`); `mirror`, when given, gets every
+    /// metric too (for OTLP export).
+    public init(
+        registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), imgproxyNamespace: String? = nil,
+        mirror: (any MetricsFactory)? = nil
+    ) {
         self.registry = registry
-        func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
-            MetricNameDescriptor(namespace: "webimage", metricName: metric, unitName: unit, helpText: help)
-        }
-        inFlight = registry.makeGauge(descriptor: name("requests_in_flight", "", "Image requests being answered."))
-        duration = registry.makeDurationHistogram(
-            descriptor: name("request_duration", "seconds", "Time to answer an image request."),
+        let sinks = MetricSinks(registry: registry, mirror: mirror)
+        self.sinks = sinks
+        inFlight = sinks.gauge(Self.name("requests_in_flight", "", "Image requests being answered."))
+        duration = sinks.histogram(
+            Self.name("request_duration", "seconds", "Time to answer an image request."), buckets: Self.latencyBuckets)
+        processing = sinks.histogram(
+            Self.name("processing_duration", "seconds", "Time to decode, process and encode one result."),
             buckets: Self.latencyBuckets)
-        processing = registry.makeDurationHistogram(
-            descriptor: name("processing_duration", "seconds", "Time to decode, process and encode one result."),
-            buckets: Self.latencyBuckets)
-        sourceBytes = registry.makeCounter(
-            descriptor: name("source", "bytes_total", "Bytes of sources downloaded."))
-        queueDepth = registry.makeGauge(descriptor: name("processing_queue_depth", "", "Results waiting for a worker."))
-        running = registry.makeGauge(descriptor: name("processing_running", "", "Results being made."))
-        let hitName = name("cache_hits", "total", "Results served from a cache, by tier.")
+        sourceBytes = sinks.counter(Self.name("source", "bytes_total", "Bytes of sources downloaded."))
+        queueDepth = sinks.gauge(Self.name("processing_queue_depth", "", "Results waiting for a worker."))
+        running = sinks.gauge(Self.name("processing_running", "", "Results being made."))
+        let hitName = Self.name("cache_hits", "total", "Results served from a cache, by tier.")
         hits = Dictionary(
-            uniqueKeysWithValues: ["memory", "disk", "s3"].map {
-                ($0, registry.makeCounter(descriptor: hitName, labels: [("tier", $0)]))
-            })
-        misses = registry.makeCounter(descriptor: name("cache_misses", "total", "Results that had to be made."))
-        func outcomes(_ descriptor: MetricNameDescriptor, _ names: [String]) -> [String: Counter] {
-            Dictionary(
-                uniqueKeysWithValues: names.map {
-                    ($0, registry.makeCounter(descriptor: descriptor, labels: [("outcome", $0)]))
-                })
+            uniqueKeysWithValues: ["memory", "disk", "s3"].map { ($0, sinks.counter(hitName, labels: [("tier", $0)])) })
+        misses = sinks.counter(Self.name("cache_misses", "total", "Results that had to be made."))
+        func outcomes(_ descriptor: MetricNameDescriptor, _ names: [String]) -> [String: MirroredCounter] {
+            Dictionary(uniqueKeysWithValues: names.map { ($0, sinks.counter(descriptor, labels: [("outcome", $0)])) })
         }
         s3Lookups = outcomes(
-            name("s3_lookups", "total", "S3 tier reads of results and sources, by outcome."),
+            Self.name("s3_lookups", "total", "S3 tier reads of results and sources, by outcome."),
             ["hit", "miss", "corrupt", "error", "skipped"])
-        s3Puts = outcomes(
-            name("s3_puts", "total", "S3 tier writes, by outcome."), ["ok", "error", "skipped"])
-        s3RoundTrips = registry.makeCounter(
-            descriptor: name("s3_round_trips", "total", "Requests sent to S3."))
+        s3Puts = outcomes(Self.name("s3_puts", "total", "S3 tier writes, by outcome."), ["ok", "error", "skipped"])
+        s3RoundTrips = sinks.counter(Self.name("s3_round_trips", "total", "Requests sent to S3."))
+        imgproxy = ImgproxyMetrics(sinks: sinks, namespace: imgproxyNamespace)
     }
 
-    func requestStarted() { inFlight.increment() }
+    private static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "webimage", metricName: metric, unitName: unit, helpText: help)
+    }
+
+    /// Whether the metrics are exported by OTLP too (gauges are then kept current per request,
+    /// not only when `/metrics` is read).
+    var isMirrored: Bool { sinks.mirror != nil }
+
+    func requestStarted() {
+        inFlight.increment()
+        imgproxy.requestStarted()
+    }
 
     func requestFinished(status: Int, after elapsed: Duration) {
         inFlight.decrement()
         duration.record(elapsed)
-        registry.makeCounter(
-            descriptor: MetricNameDescriptor(
-                namespace: "webimage", metricName: "requests", unitName: "total", helpText: "Image requests by status."),
-            labels: [("status", String(status))]
-        ).increment()
+        let counter = statuses.withLock { counters in
+            if let counter = counters[status] { return counter }
+            let counter = sinks.counter(
+                Self.name("requests", "total", "Image requests by status."), labels: [("status", String(status))])
+            counters[status] = counter
+            return counter
+        }
+        counter.increment()
+        imgproxy.requestFinished(status: status, after: elapsed)
     }
 
     func cacheHit(tier: String) { hits[tier]?.increment() }
@@ -85,10 +104,14 @@ public final class ServiceMetrics: Sendable {
     func s3RoundTrip() { s3RoundTrips.increment() }
     func sourceFetched(bytes: Int) { sourceBytes.increment(by: Int64(bytes)) }
     func processed(after elapsed: Duration) { processing.record(elapsed) }
+    /// Time one request spent in a stage imgproxy names: `queue`, `downloading` or `processing`.
+    func stage(_ name: String, took elapsed: Duration) { imgproxy.spans[name]?.record(elapsed) }
 
-    func queue(running count: Int, waiting: Int) {
+    /// The queue gauges, and imgproxy's worker gauges, for `workers` configured.
+    func queue(running count: Int, waiting: Int, workers: Int) {
         running.set(Double(count))
         queueDepth.set(Double(waiting))
+        imgproxy.workers(configured: workers, busy: count)
     }
 
     /// The Prometheus text exposition of every metric in the registry.

@@ -2,7 +2,7 @@ import Foundation
 import WebImage
 
 /// Which source URLs the service fetches: http and https with a host, and, when prefixes are
-/// configured, only those starting with one of them.
+/// configured, only those starting with one of them (``AllowedSourcePattern``).
 struct SourcePolicy {
     let configuration: ServiceConfiguration
 
@@ -20,7 +20,7 @@ struct SourcePolicy {
             throw .badRequest("the source must be an http or https URL")
         }
         let prefixes = configuration.allowedSourcePrefixes
-        guard prefixes.isEmpty || prefixes.contains(where: { source.hasPrefix($0) }) else {
+        guard prefixes.isEmpty || prefixes.contains(where: { AllowedSourcePattern($0).matchesStart(of: source) }) else {
             throw .forbidden("the source is not among the allowed sources")
         }
         return url

@@ -9,6 +9,8 @@ struct SourceStore: Sendable {
     let disk: DiskCache?
     /// Set only when sources are kept in S3 as well as results.
     let s3: S3Store?
+    /// When tracing, a download carries the current span's `traceparent`.
+    let tracing: ServiceTracing
 
     /// The source's bytes; `downloaded` hears how many came over the network (not on a cache hit).
     func data(for url: URL, downloaded: (Int) -> Void = { _ in }) async throws(ServiceError) -> Data {
@@ -22,7 +24,7 @@ struct SourceStore: Sendable {
         }
         let data: Data
         do {
-            data = try await downloader.downloadData(with: url)
+            data = try await downloader.downloadData(with: url, context: traceContext())
         } catch {
             throw ServiceErrorMapping.map(error)
         }
@@ -32,6 +34,15 @@ struct SourceStore: Sendable {
         }
         s3?.store(data, metadata: nil, forKey: key)
         return data
+    }
+
+    /// A download context that adds the trace headers of the current span; nil when not tracing.
+    private func traceContext() -> WebImageContext? {
+        let headers = tracing.propagationHeaders()
+        guard !headers.isEmpty, let fields = try? ImageDownloadHeaders(headers) else { return nil }
+        var context = WebImageContext()
+        context.downloadRequestModifier = ImageDownloadRequestModifier(headers: fields)
+        return context
     }
 }
 

@@ -38,8 +38,11 @@ final class ChildProcess: @unchecked Sendable {
     private var termination: Termination?
     private var pendingOutput = [UInt8]()
 
-    /// Starts `executable` with `arguments` and the test process's environment.
-    init(executable: String, arguments: [String], standardError: StandardError = .pipe) throws {
+    /// Starts `executable` with `arguments` and `environment` (by default the test process's).
+    init(
+        executable: String, arguments: [String], environment: [String: String]? = nil,
+        standardError: StandardError = .pipe
+    ) throws {
         guard let addCloseFrom = Self.addCloseFrom else {
             throw SpawnFailure(description: "posix_spawn_file_actions_addclosefrom_np is not in this C library")
         }
@@ -67,8 +70,15 @@ final class ChildProcess: @unchecked Sendable {
         _ = addCloseFrom(&actions, 3)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
+        let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        defer { for entry in envp ?? [] { free(entry) } }
         var child = pid_t()
-        let status = posix_spawn(&child, executable, &actions, nil, argv, environ)
+        let status =
+            if var envp {
+                posix_spawn(&child, executable, &actions, nil, argv, &envp)
+            } else {
+                posix_spawn(&child, executable, &actions, nil, argv, environ)
+            }
         close(output.write)
         if let error { close(error.write) }
         guard status == 0 else {

@@ -25,16 +25,20 @@ enum CommandRunner {
 
     /// Starts the executable `name` (for tests that read its output as it comes or signal it).
     static func start(
-        _ arguments: [String], executable name: String = webimage,
+        _ arguments: [String], executable name: String = webimage, environment: [String: String]? = nil,
         standardError: ChildProcess.StandardError = .pipe
     ) throws -> ChildProcess {
-        try ChildProcess(executable: executable(name).path, arguments: arguments, standardError: standardError)
+        try ChildProcess(
+            executable: executable(name).path, arguments: arguments, environment: environment,
+            standardError: standardError)
     }
 
     /// Runs the executable `name` to completion: its exit status, standard output and error.
     /// A child killed by a signal reports 128 plus the signal's number, as a shell would.
-    static func run(_ arguments: [String], executable name: String = webimage) throws -> Result {
-        let child = try start(arguments, executable: name)
+    static func run(
+        _ arguments: [String], executable name: String = webimage, environment: [String: String]? = nil
+    ) throws -> Result {
+        let child = try start(arguments, executable: name, environment: environment)
         let (output, error) = child.readToEnd()
         let status: Int32
         switch child.waitForExit() {
@@ -48,8 +52,18 @@ enum CommandRunner {
 
     /// ``run(_:executable:)`` on a thread of its own: waiting for a child process must not hold
     /// one of the few cooperative threads other async tests need.
-    static func runOffPool(_ arguments: [String], executable name: String = webimage) async throws -> Result {
-        try await onOwnThread { try run(arguments, executable: name) }
+    static func runOffPool(
+        _ arguments: [String], executable name: String = webimage, environment: [String: String]? = nil
+    ) async throws -> Result {
+        try await onOwnThread { try run(arguments, executable: name, environment: environment) }
+    }
+
+    /// The test process's environment without any `WEBIMAGE_*`, `IMGPROXY_*` or `OTEL_*`
+    /// variable, plus `variables`: what a child sees when a test decides its configuration.
+    static func environment(_ variables: [String: String] = [:]) -> [String: String] {
+        ProcessInfo.processInfo.environment.filter {
+            !$0.key.hasPrefix("WEBIMAGE_") && !$0.key.hasPrefix("IMGPROXY_") && !$0.key.hasPrefix("OTEL_")
+        }.merging(variables) { $1 }
     }
 }
 

@@ -4,7 +4,7 @@ import Foundation
 /// version and device; a library on a server has neither, so ours names the library and the OS.
 enum WebImageUserAgent {
     /// The library version the user agent reports.
-    static let version = "0.1.0"
+    static var version: String { WebImageVersion.current }
 
     /// `swift-web-image/<version> (<OS>; Swift)`, for example `swift-web-image/0.1.0 (Linux; Swift)`.
     static var `default`: String {
