@@ -72,6 +72,16 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         parsing: .unconditional,
+        help: "Sources of this many pixels or more wait in a lane of their own (default 4 million).")
+    var largeSourcePixels: String?
+
+    @Option(
+        parsing: .unconditional,
+        help: "Workers the large-source lane may hold at once, at most --workers (default: half the cores, 1 or more).")
+    var largeSourceWorkers: String?
+
+    @Option(
+        parsing: .unconditional,
         help: "Seconds a result may wait for a worker before 503, above 0 and at most 86400 (default 10).")
     var timeout: String?
 
@@ -127,6 +137,7 @@ struct ServeCommand: AsyncParsableCommand {
             "host": host, "port": port, "cache-dir": cacheDir, "key": key, "salt": salt,
             "max-source-bytes": maxSourceBytes, "max-source-pixels": maxSourcePixels,
             "max-animation-frames": maxAnimationFrames, "workers": workers, "queue": queue, "timeout": timeout,
+            "large-source-pixels": largeSourcePixels, "large-source-workers": largeSourceWorkers,
             "ttl": ttl, "quality": quality, "format-quality": formatQuality, "drain-delay": drainDelay,
             "log-format": logFormat, "log-level": logLevel, "metrics-namespace": metricsNamespace,
         ]

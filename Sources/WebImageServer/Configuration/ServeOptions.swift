@@ -56,6 +56,12 @@ package struct ServeOptions: Sendable {
         if let queue = try settings.integer("queue", in: 0...Int.max, "a whole number, 0 or more") {
             configuration.queueLimit = queue
         }
+        if let pixels = try settings.integer("large-source-pixels", in: positive.0, positive.1) {
+            configuration.largeSourcePixels = pixels
+        }
+        if let workers = try settings.integer("large-source-workers", in: positive.0, positive.1) {
+            configuration.largeSourceWorkers = workers
+        }
         if let timeout = try settings.seconds(
             "timeout", in: Double.leastNonzeroMagnitude...86_400, "a number of seconds above 0 and at most 86400")
         {

@@ -63,6 +63,8 @@ extension ServeSetting {
         ServeSetting("max-animation-frames", imgproxy: .same("IMGPROXY_MAX_ANIMATION_FRAMES")),
         ServeSetting("workers", imgproxy: .same("IMGPROXY_WORKERS")),
         ServeSetting("queue", imgproxy: .zeroMeansNoLimit("IMGPROXY_REQUESTS_QUEUE_SIZE")),
+        ServeSetting("large-source-pixels"),
+        ServeSetting("large-source-workers"),
         ServeSetting("timeout", imgproxy: .same("IMGPROXY_TIMEOUT")),
         ServeSetting("ttl", imgproxy: .same("IMGPROXY_TTL")),
         ServeSetting("quality", imgproxy: .same("IMGPROXY_QUALITY")),

@@ -51,6 +51,7 @@ struct ServeCommandTests {
             ["--timeout", "1e308"], ["--timeout", "nan"], ["--timeout", "-inf"], ["--drain-delay", "inf"],
             ["--drain-delay", "1e308"], ["--port", "70000"], ["--port", "-1"], ["--quality", "1e308"],
             ["--workers", "-9223372036854775808"], ["--queue", "-1"], ["--max-source-bytes", "0"],
+            ["--large-source-pixels", "-1"], ["--large-source-workers", "nan"],
         ] {
             let result = try await CommandRunner.runOffPool(
                 ["serve", "--port", "0"] + flags, environment: CommandRunner.environment())

@@ -113,6 +113,19 @@ struct ServeSettingsTests {
         #expect(defaults.configuration.formatQualities == [.webp: 79, .avif: 63])
     }
 
+    /// The large-source lane (fairness under huge sources) from a flag or its variable; no
+    /// imgproxy variable means the same.
+    @Test func theLargeSourceLaneIsConfigurable() throws {
+        let defaults = try Self.options([:]).configuration
+        #expect(defaults.largeSourcePixels == 4_000_000)
+        #expect(defaults.largeSourceWorkers == max(1, ProcessInfo.processInfo.activeProcessorCount / 2))
+        let environment = ["WEBIMAGE_LARGE_SOURCE_PIXELS": "1000000", "WEBIMAGE_LARGE_SOURCE_WORKERS": "3"]
+        let fromVariables = try Self.options(environment).configuration
+        #expect(fromVariables.largeSourcePixels == 1_000_000 && fromVariables.largeSourceWorkers == 3)
+        let fromFlags = try Self.options(environment, flags: ["large-source-pixels": "250000"]).configuration
+        #expect(fromFlags.largeSourcePixels == 250_000 && fromFlags.largeSourceWorkers == 3)
+    }
+
     @Test(
         arguments: [
             (["port": "70000"], [:], "--port"), (["port": "-1"], [:], "--port"), (["port": "http"], [:], "--port"),
@@ -128,6 +141,8 @@ struct ServeSettingsTests {
             (["workers": "-9223372036854775808"], [:], "--workers"),
             ([:], ["IMGPROXY_WORKERS": "0"], "IMGPROXY_WORKERS"),
             (["queue": "-1"], [:], "--queue"),
+            (["large-source-pixels": "0"], [:], "--large-source-pixels"),
+            ([:], ["WEBIMAGE_LARGE_SOURCE_WORKERS": "1e308"], "WEBIMAGE_LARGE_SOURCE_WORKERS"),
             ([:], ["IMGPROXY_REQUESTS_QUEUE_SIZE": "-1"], "IMGPROXY_REQUESTS_QUEUE_SIZE"),
             (["max-source-bytes": "0"], [:], "--max-source-bytes"),
             ([:], ["IMGPROXY_MAX_SRC_FILE_SIZE": "big"], "IMGPROXY_MAX_SRC_FILE_SIZE"),
