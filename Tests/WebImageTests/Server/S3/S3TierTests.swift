@@ -70,9 +70,10 @@ struct S3TierTests {
     }
 
     /// Runs the request with S3 answering with `fault`; the request must be served from the
-    /// origin and the lookup counted as `outcome`. What the fault costs is the `s3.get` span,
-    /// at most the S3 timeout and a second: the whole request also waits for the CPU threads,
-    /// which the rest of a parallel test run keeps busy (10 s and more were seen there).
+    /// origin and the lookup counted as `outcome`. What the fault costs is the `s3.get` span:
+    /// about the S3 timeout, not a hang, so at most the timeout and 5 s (the timer itself fired
+    /// 2 s late in a parallel test run whose tests keep every thread busy). The whole request
+    /// is not timed: it also waits for the CPU threads (10 s and more were seen there).
     func expectServedDespite(
         _ fault: FakeS3.Fault, outcome: String, timeout: Duration = .seconds(2)
     ) async throws {
@@ -89,7 +90,7 @@ struct S3TierTests {
                 let took = Duration.nanoseconds(
                     Int64(clamping: lookup.endInstant.nanosecondsSinceEpoch)
                         - Int64(clamping: lookup.startInstant.nanosecondsSinceEpoch))
-                #expect(took < timeout + .seconds(1), "the S3 lookup took \(took)")
+                #expect(took < timeout + .seconds(5), "the S3 lookup took \(took)")
                 #expect(fixture.origin.requestCount(path: S3Fixture.photo) == 1)
                 #expect(service.metricsText().contains("webimage_s3_lookups_total{outcome=\"\(outcome)\"} 1"))
             }
