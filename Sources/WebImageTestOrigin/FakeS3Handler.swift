@@ -9,24 +9,15 @@ final class FakeS3Handler: ChannelInboundHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let state: Locked<FakeS3.State>
-    private var head: HTTPRequestHead?
-    private var body = Data()
+    private var request = WholeRequestAssembler()
 
     init(state: Locked<FakeS3.State>) {
         self.state = state
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head(let head):
-            self.head = head
-            body = Data()
-        case .body(let buffer):
-            body.append(contentsOf: buffer.readableBytesView)
-        case .end:
-            guard let head else { return }
-            self.head = nil
-            respond(to: head, context: context)
+        if let (head, body) = request.received(unwrapInboundIn(data)) {
+            respond(to: head, body: body, context: context)
         }
     }
 
@@ -34,11 +25,10 @@ final class FakeS3Handler: ChannelInboundHandler {
         context.close(promise: nil)
     }
 
-    private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
+    private func respond(to head: HTTPRequestHead, body: Data, context: ChannelHandlerContext) {
         let path = percentDecoded(head.uri.split(separator: "?", maxSplits: 1).first ?? "")
         let record = TestOrigin.RecordedRequest(
             method: head.method.rawValue, uri: head.uri, headers: head.headers.map { ($0.name, $0.value) })
-        let body = self.body
         let (fault, object): (FakeS3.Fault?, Data?) = state.withLock { state in
             state.requests.append(record)
             guard state.fault == nil, Self.isSigned(head.headers) else { return (state.fault, state.objects[path]) }

@@ -68,24 +68,15 @@ final class OTLPReceiverHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let exports: Locked<[OTLPReceiver.Export]>
-    private var head: HTTPRequestHead?
-    private var body = Data()
+    private var request = WholeRequestAssembler()
 
     init(exports: Locked<[OTLPReceiver.Export]>) {
         self.exports = exports
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head(let head):
-            self.head = head
-            body = Data()
-        case .body(let buffer):
-            body.append(contentsOf: buffer.readableBytesView)
-        case .end:
-            guard let head else { return }
-            self.head = nil
-            respond(to: head, context: context)
+        if let (head, body) = request.received(unwrapInboundIn(data)) {
+            respond(to: head, body: body, context: context)
         }
     }
 
@@ -93,7 +84,7 @@ final class OTLPReceiverHandler: ChannelInboundHandler {
         context.close(promise: nil)
     }
 
-    private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
+    private func respond(to head: HTTPRequestHead, body: Data, context: ChannelHandlerContext) {
         let path = String(head.uri.split(separator: "?", maxSplits: 1).first ?? "")
         let contentType = head.headers.first(name: "Content-Type") ?? ""
         let isJSON = contentType.hasPrefix("application/json")
