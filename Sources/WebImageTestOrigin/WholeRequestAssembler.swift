@@ -1,5 +1,6 @@
 import Foundation
 import NIOHTTP1
+import WebImage
 
 /// Collects one request's head and body as its parts arrive, for the fakes that answer only
 /// once a request is whole (``FakeS3``, ``OTLPReceiver``).
