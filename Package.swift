@@ -1,40 +1,29 @@
 // swift-tools-version:6.2
-import Foundation
 import PackageDescription
 
-/// The codec libraries a build can do without: each is used when its header is installed, and
-/// otherwise left out, with its format reported as unsupported (the Swift code checks
-/// `canImport(<module>)`). `WEBIMAGE_WITHOUT=avif,heic,jxl,tiff,lcms2` leaves them out on purpose
-/// (SwiftPM caches the evaluated manifest: touch Package.swift after changing it).
-let optionalLibraries: [(module: String, name: String, header: String)] = [
-    ("CAVIF", "avif", "avif/avif.h"), ("CHEIF", "heic", "libheif/heif.h"), ("CTIFF", "tiff", "tiffio.h"),
-    ("CJXL", "jxl", "jxl/decode.h"), ("CLCMS2", "lcms2", "lcms2.h"),
+/// Optional pieces, one trait each, all on by default. A consumer drops one with
+/// `.package(url: …, from: …, traits: […])`; a checkout builds without one with
+/// `swift build --disable-default-traits --traits …`. A coder whose trait is off is not built in:
+/// its format is refused with `WebImageError.unsupportedFormat`, and `webimage --version` lists
+/// what was built. The manifest never looks at the machine: a missing system library is a build
+/// error that names its package (see `scripts/bootstrap`), not a silently smaller library.
+let codecTraits: [(trait: String, module: String, description: String)] = [
+    ("AVIF", "CAVIF", "AVIF decoding and encoding, with libavif (libavif-dev)."),
+    ("HEIC", "CHEIF", "HEIC decoding and encoding, with libheif (libheif-dev)."),
+    ("JPEGXL", "CJXL", "JPEG XL decoding and encoding, with libjxl (libjxl-dev)."),
+    ("TIFF", "CTIFF", "TIFF decoding and encoding, with libtiff (libtiff-dev)."),
+    ("ColorManagement", "CLCMS2", "ICC profiles converted to sRGB on decode, with Little CMS 2 (liblcms2-dev)."),
 ]
-let leftOut = Set(
-    (ProcessInfo.processInfo.environment["WEBIMAGE_WITHOUT"] ?? "").split(separator: ",").map {
-        $0.trimmingCharacters(in: .whitespaces).lowercased()
-    })
-/// Where headers are looked for: Debian puts some (libtiff's) in its multiarch directory.
-let includeDirectories =
-    ["/usr/include", "/usr/local/include", "/opt/homebrew/include"]
-    + ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/include")) ?? [])
-    .filter { $0.hasSuffix("-linux-gnu") }.map { "/usr/include/\($0)" }
-let availableLibraries = optionalLibraries.filter { library in
-    !leftOut.contains(library.name)
-        && includeDirectories.contains { FileManager.default.fileExists(atPath: "\($0)/\(library.header)") }
-}.map(\.module)
-/// What a target that uses the optional coders depends on (it checks `canImport` for each).
-let optionalDependencies = availableLibraries.map { Target.Dependency.target(name: $0) }
-/// The sources that need a missing library, left out of their targets.
-func excluded(_ byModule: [String: [String]]) -> [String] {
-    byModule.filter { !availableLibraries.contains($0.key) }.flatMap(\.value).sorted()
+let serverTrait = "Server"
+/// What a target that uses the optional coders depends on: each library only with its trait on.
+let optionalDependencies: [Target.Dependency] = codecTraits.map {
+    .target(name: $0.module, condition: .when(traits: [$0.trait]))
 }
 
-/// The libFuzzer targets under Fuzz/, run by scripts/fuzz.
-let fuzzTargets = [
-    "fuzz-format", "fuzz-jpeg", "fuzz-png", "fuzz-apng", "fuzz-gif", "fuzz-webp", "fuzz-avif", "fuzz-heic",
-    "fuzz-jxl", "fuzz-tiff", "fuzz-bmp", "fuzz-cache-entry", "fuzz-service-url",
-]
+/// A product that only the image service and the `serve` command use.
+func serverOnly(_ name: String, _ package: String) -> Target.Dependency {
+    .product(name: name, package: package, condition: .when(traits: [serverTrait]))
+}
 
 let package = Package(
     name: "swift-web-image",
@@ -46,7 +35,16 @@ let package = Package(
         // The image service: imgproxy's URL API over the core.
         .library(name: "WebImageServer", targets: ["WebImageServer"]),
         .executable(name: "webimage", targets: ["webimage"]),
-    ] + fuzzTargets.map { .executable(name: $0, targets: [$0]) },
+    ],
+    traits: Set(
+        [
+            .default(enabledTraits: Set(codecTraits.map(\.trait) + [serverTrait])),
+            .trait(
+                name: serverTrait,
+                description:
+                    "The WebImageServer product and `webimage serve`: Hummingbird, Prometheus, service lifecycle and OTLP tracing."
+            ),
+        ] + codecTraits.map { .trait(name: $0.trait, description: $0.description) }),
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
@@ -110,8 +108,8 @@ let package = Package(
             providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]),
         .target(
             name: "CWebImageShims",
-            dependencies: ["CJPEG", "CPNG"] + (availableLibraries.contains("CTIFF") ? ["CTIFF"] : []),
-            cSettings: availableLibraries.contains("CTIFF") ? [.define("WEBIMAGE_TIFF")] : []),
+            dependencies: ["CJPEG", "CPNG", .target(name: "CTIFF", condition: .when(traits: ["TIFF"]))],
+            cSettings: [.define("WEBIMAGE_TIFF", .when(traits: ["TIFF"]))]),
         .target(
             name: "WebImage",
             dependencies: [
@@ -127,14 +125,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ] + optionalDependencies,
-            exclude: excluded([
-                "CAVIF": ["Coding/AVIF"], "CHEIF": ["Coding/HEIC"], "CJXL": ["Coding/JPEGXL"], "CTIFF": ["Coding/TIFF"],
-                "CLCMS2": [
-                    "Coding/Color/SRGBConversion.swift", "Coding/Color/SRGBConverter.swift",
-                    "Coding/Color/ConversionProbe.swift", "Coding/Color/MatrixShaperTables.swift",
-                    "Coding/Color/Matrix3.swift", "Coding/Color/RowBands.swift",
-                ],
-            ]),
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // What shows images: targets bound to loads, the animation player, terminal renderers.
         .target(
@@ -149,7 +139,7 @@ let package = Package(
             name: "WebImageServer",
             dependencies: [
                 "WebImage",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                serverOnly("Hummingbird", "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 // The S3 tier's client.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -157,25 +147,26 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 // The threads host name lookups block on.
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                serverOnly("Prometheus", "swift-prometheus"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                serverOnly("ServiceLifecycle", "swift-service-lifecycle"),
+                serverOnly("Tracing", "swift-distributed-tracing"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "webimage",
             dependencies: [
-                "WebImage", "WebImageDisplay", "WebImageServer", "WebImageTestOrigin",
+                "WebImage", "WebImageDisplay", "WebImageTestOrigin",
+                .target(name: "WebImageServer", condition: .when(traits: [serverTrait])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "OTel", package: "swift-otel"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                serverOnly("Hummingbird", "hummingbird"),
+                serverOnly("Prometheus", "swift-prometheus"),
+                serverOnly("OTel", "swift-otel"),
+                serverOnly("ServiceLifecycle", "swift-service-lifecycle"),
+                serverOnly("Tracing", "swift-distributed-tracing"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
@@ -216,21 +207,19 @@ let package = Package(
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ] + optionalDependencies,
-            exclude: excluded([
-                "CAVIF": ["AVIF"], "CHEIF": ["HEIC"], "CJXL": ["JPEGXL"], "CTIFF": ["TIFF"],
-                "CLCMS2": ["Coding/ColorManagementTests.swift"],
-            ]),
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // The fuzz bodies, in a library so that WebImageTests replays saved inputs through them.
+        // The libFuzzer executables are in their own package under Fuzz/ (built by scripts/fuzz),
+        // which compiles these same files through a symlink: they are no product of this one.
         .target(
             name: "WebImageFuzzing", dependencies: ["WebImage", "WebImageServer"] + optionalDependencies,
             swiftSettings: [.swiftLanguageMode(.v6)]),
+        // Serves a directory on loopback, for scripts that need the test origin outside a test
+        // (the Examples run in CI).
+        .executableTarget(
+            name: "webimage-test-origin",
+            dependencies: ["WebImageTestOrigin"],
+            path: "Tests/TestOriginServer",
+            swiftSettings: [.swiftLanguageMode(.v6)]),
     ]
-        // libFuzzer targets: one file each defining LLVMFuzzerTestOneInput, no main. Built by
-        // scripts/fuzz with --sanitize=fuzzer; in an ordinary build they link with an empty main.
-        + fuzzTargets.map {
-            .executableTarget(
-                name: $0, dependencies: ["WebImageFuzzing"], path: "Fuzz/\($0)",
-                swiftSettings: [.swiftLanguageMode(.v6)])
-        }
 )

@@ -3,4 +3,39 @@
 public enum WebImageVersion {
     /// The semantic version, `MAJOR.MINOR.PATCH`.
     public static let current = "0.1.0"
+
+    /// The package traits this build was made with, in the manifest's order: the optional
+    /// coders (`AVIF`, `HEIC`, `JPEGXL`, `TIFF`), `ColorManagement` and `Server`.
+    public static let traits: [String] = {
+        var traits: [String] = []
+        #if AVIF
+            traits.append("AVIF")
+        #endif
+        #if HEIC
+            traits.append("HEIC")
+        #endif
+        #if JPEGXL
+            traits.append("JPEGXL")
+        #endif
+        #if TIFF
+            traits.append("TIFF")
+        #endif
+        #if ColorManagement
+            traits.append("ColorManagement")
+        #endif
+        #if Server
+            traits.append("Server")
+        #endif
+        return traits
+    }()
+
+    /// What `webimage --version` prints: the version, then the formats the built-in coders read
+    /// and the traits the build had.
+    public static var summary: String {
+        """
+        webimage \(current)
+        formats: \(ImageCodersManager.builtInFormats.map(\.name).joined(separator: " "))
+        traits: \(traits.isEmpty ? "none" : traits.joined(separator: " "))
+        """
+    }
 }

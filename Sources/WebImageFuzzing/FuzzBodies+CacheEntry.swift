@@ -1,5 +1,5 @@
 import Foundation
-import WebImage
+@_spi(Internals) import WebImage
 
 extension FuzzBodies {
     /// The disk cache's entry reader on a whole file and, since a fuzzer rarely forges a valid

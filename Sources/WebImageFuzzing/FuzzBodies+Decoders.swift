@@ -30,7 +30,7 @@ extension FuzzBodies {
     /// Every entry point of ``AVIFCoder``: as for ``gif(_:)`` (incremental decoding through a
     /// reader that answers "waiting" past the bytes received).
     public static func avif(_ data: Data) -> FuzzReport {
-        #if canImport(CAVIF)
+        #if AVIF
             exercise(AVIFCoder(), with: data)
         #else
             FuzzReport()  // built without the library: nothing to fuzz
@@ -38,7 +38,7 @@ extension FuzzBodies {
     }
 
     public static func heic(_ data: Data) -> FuzzReport {
-        #if canImport(CHEIF)
+        #if HEIC
             exercise(HEICCoder(), with: data)
         #else
             FuzzReport()  // built without the library: nothing to fuzz
@@ -48,7 +48,7 @@ extension FuzzBodies {
     /// Every entry point of ``JPEGXLCoder``: as for ``gif(_:)`` (incremental decoding feeding
     /// one libjxl decoder the new bytes of each piece).
     public static func jxl(_ data: Data) -> FuzzReport {
-        #if canImport(CJXL)
+        #if JPEGXL
             exercise(JPEGXLCoder(), with: data)
         #else
             FuzzReport()  // built without the library: nothing to fuzz
@@ -56,7 +56,7 @@ extension FuzzBodies {
     }
 
     public static func tiff(_ data: Data) -> FuzzReport {
-        #if canImport(CTIFF)
+        #if TIFF
             exercise(TIFFCoder(), with: data)
         #else
             FuzzReport()  // built without the library: nothing to fuzz

@@ -1,6 +1,6 @@
 import Foundation
-import WebImage
-import WebImageServer
+@_spi(Internals) import WebImage
+@_spi(Internals) import WebImageServer
 
 extension FuzzBodies {
     /// What the image service does with a request path: split it, parse the options, check a
@@ -87,7 +87,7 @@ extension FuzzBodies {
         var configuration = ServiceConfiguration()
         configuration.maxSourcePixels = maxPixelCount
         do {
-            let result = try ResultProducer(configuration: configuration, options: options)
+            let result = try ResultProducer(untracedWith: configuration, options: options)
                 .produce(from: Data(serviceSourceBytes), format: .png)
             let image = try ImageCodersManager.shared.decode(result.data, options: fullOptions)
             report.countSuccess()

@@ -1,5 +1,5 @@
 import Foundation
-import WebImage
+@_spi(Internals) import WebImage
 
 /// Rewrites every chunk CRC of a PNG so that mutated chunks still reach the decoder: libpng
 /// rejects a chunk with a bad CRC before parsing it, and a fuzzer almost never forges one.

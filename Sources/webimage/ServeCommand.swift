@@ -1,216 +1,223 @@
-import ArgumentParser
-import Foundation
-import Hummingbird
-import Logging
-import Metrics
-import Prometheus
-import WebImage
-import WebImageServer
+#if Server
+    import ArgumentParser
+    import Foundation
+    import Hummingbird
+    import Logging
+    import Metrics
+    import Prometheus
+    import WebImage
+    import WebImageServer
 
-/// `webimage serve`: the image service, speaking imgproxy's URL API.
-struct ServeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "serve",
-        abstract: "Serve resized and converted images at imgproxy-style URLs.",
-        discussion: """
-            GET /{signature}/{options}/plain/{percent-encoded source}[@{ext}] or \
-            /{signature}/{options}/{base64url source}[.{ext}]; GET /health; GET /metrics. Every option \
-            can also be set by an environment variable named after it: WEBIMAGE_PORT, WEBIMAGE_KEY, \
-            WEBIMAGE_MAX_SOURCE_BYTES, ... (WEBIMAGE_ALLOWED_SOURCES is comma-separated; switches take \
-            true or false). imgproxy's variables are read too (IMGPROXY_BIND, IMGPROXY_KEY, \
-            IMGPROXY_MAX_SRC_RESOLUTION in megapixels, ...), so an imgproxy environment file works; one it \
-            cannot honour is logged at start. A flag wins over WEBIMAGE_*, which wins over IMGPROXY_*; a bad \
-            value stops the server with exit status 2. The S3 tier signs with AWS_ACCESS_KEY_ID, \
-            AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN; when S3 is slow or down, a lookup costs at most \
-            its timeout and reads as a miss. OTEL_EXPORTER_OTLP_ENDPOINT exports traces and metrics by \
-            OTLP/HTTP (OTEL_EXPORTER_OTLP_PROTOCOL http/protobuf or http/json, OTEL_SERVICE_NAME). \
-            SIGTERM or SIGINT stops accepting, finishes the requests in flight and exits 0.
-            """)
+    /// `webimage serve`: the image service, speaking imgproxy's URL API.
+    struct ServeCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "serve",
+            abstract: "Serve resized and converted images at imgproxy-style URLs.",
+            discussion: """
+                GET /{signature}/{options}/plain/{percent-encoded source}[@{ext}] or \
+                /{signature}/{options}/{base64url source}[.{ext}]; GET /health; GET /metrics. Every option \
+                can also be set by an environment variable named after it: WEBIMAGE_PORT, WEBIMAGE_KEY, \
+                WEBIMAGE_MAX_SOURCE_BYTES, ... (WEBIMAGE_ALLOWED_SOURCES is comma-separated; switches take \
+                true or false). imgproxy's variables are read too (IMGPROXY_BIND, IMGPROXY_KEY, \
+                IMGPROXY_MAX_SRC_RESOLUTION in megapixels, ...), so an imgproxy environment file works; one it \
+                cannot honour is logged at start. A flag wins over WEBIMAGE_*, which wins over IMGPROXY_*; a bad \
+                value stops the server with exit status 2. The S3 tier signs with AWS_ACCESS_KEY_ID, \
+                AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN; when S3 is slow or down, a lookup costs at most \
+                its timeout and reads as a miss. OTEL_EXPORTER_OTLP_ENDPOINT exports traces and metrics by \
+                OTLP/HTTP (OTEL_EXPORTER_OTLP_PROTOCOL http/protobuf or http/json, OTEL_SERVICE_NAME). \
+                SIGTERM or SIGINT stops accepting, finishes the requests in flight and exits 0.
+                """)
 
-    @Option(help: "The address to listen on (default 127.0.0.1).")
-    var host: String?
+        @Option(help: "The address to listen on (default 127.0.0.1).")
+        var host: String?
 
-    @Option(parsing: .unconditional, help: "The port to listen on (default 8080).")
-    var port: String?
+        @Option(parsing: .unconditional, help: "The port to listen on (default 8080).")
+        var port: String?
 
-    @Option(help: "Where sources and results are cached on disk (default: no disk cache).")
-    var cacheDir: String?
+        @Option(help: "Where sources and results are cached on disk (default: no disk cache).")
+        var cacheDir: String?
 
-    @Option(
-        help: ArgumentHelp("Signing keys in hex, comma-separated; pairs with --salt in order.", valueName: "HEX,..."))
-    var key: String?
+        @Option(
+            help: ArgumentHelp(
+                "Signing keys in hex, comma-separated; pairs with --salt in order.", valueName: "HEX,..."))
+        var key: String?
 
-    @Option(help: ArgumentHelp("Signing salts in hex, comma-separated; one per key.", valueName: "HEX,..."))
-    var salt: String?
+        @Option(help: ArgumentHelp("Signing salts in hex, comma-separated; one per key.", valueName: "HEX,..."))
+        var salt: String?
 
-    @Flag(help: "Allow sources on loopback addresses (refused by default).")
-    var allowLoopbackSources = false
+        @Flag(help: "Allow sources on loopback addresses (refused by default).")
+        var allowLoopbackSources = false
 
-    @Flag(help: "Allow sources on private, CGNAT, unique-local and IPv4-mapped addresses (refused by default).")
-    var allowPrivateSources = false
+        @Flag(help: "Allow sources on private, CGNAT, unique-local and IPv4-mapped addresses (refused by default).")
+        var allowPrivateSources = false
 
-    @Option(
-        help: ArgumentHelp(
-            "Fetch only sources starting with this prefix; * matches anything but / (repeatable).",
-            valueName: "PREFIX"))
-    var allowedSource: [String] = []
+        @Option(
+            help: ArgumentHelp(
+                "Fetch only sources starting with this prefix; * matches anything but / (repeatable).",
+                valueName: "PREFIX"))
+        var allowedSource: [String] = []
 
-    @Option(parsing: .unconditional, help: "Refuse sources larger than this many bytes (default 64 MiB).")
-    var maxSourceBytes: String?
+        @Option(parsing: .unconditional, help: "Refuse sources larger than this many bytes (default 64 MiB).")
+        var maxSourceBytes: String?
 
-    @Option(parsing: .unconditional, help: "Refuse sources with more pixels than this (default 50 million).")
-    var maxSourcePixels: String?
+        @Option(parsing: .unconditional, help: "Refuse sources with more pixels than this (default 50 million).")
+        var maxSourcePixels: String?
 
-    @Option(parsing: .unconditional, help: "Refuse animations with more frames than this (default 1000).")
-    var maxAnimationFrames: String?
+        @Option(parsing: .unconditional, help: "Refuse animations with more frames than this (default 1000).")
+        var maxAnimationFrames: String?
 
-    @Option(parsing: .unconditional, help: "Results made at once (default: the core count).")
-    var workers: String?
+        @Option(parsing: .unconditional, help: "Results made at once (default: the core count).")
+        var workers: String?
 
-    @Option(parsing: .unconditional, help: "Results that may wait for a worker; more get 429 (default 256).")
-    var queue: String?
+        @Option(parsing: .unconditional, help: "Results that may wait for a worker; more get 429 (default 256).")
+        var queue: String?
 
-    @Option(
-        parsing: .unconditional,
-        help: "Sources of this many pixels or more wait in a lane of their own (default 4 million).")
-    var largeSourcePixels: String?
+        @Option(
+            parsing: .unconditional,
+            help: "Sources of this many pixels or more wait in a lane of their own (default 4 million).")
+        var largeSourcePixels: String?
 
-    @Option(
-        parsing: .unconditional,
-        help: "Workers the large-source lane may hold at once, at most --workers (default: half the cores, 1 or more).")
-    var largeSourceWorkers: String?
+        @Option(
+            parsing: .unconditional,
+            help:
+                "Workers the large-source lane may hold at once, at most --workers (default: half the cores, 1 or more)."
+        )
+        var largeSourceWorkers: String?
 
-    @Option(
-        parsing: .unconditional,
-        help: "Seconds a result may wait for a worker before 503, above 0 and at most 86400 (default 10).")
-    var timeout: String?
+        @Option(
+            parsing: .unconditional,
+            help: "Seconds a result may wait for a worker before 503, above 0 and at most 86400 (default 10).")
+        var timeout: String?
 
-    @Option(
-        parsing: .unconditional,
-        help: "Cache-Control max-age of results, in seconds; a negative value is 0 (default one year).")
-    var ttl: String?
+        @Option(
+            parsing: .unconditional,
+            help: "Cache-Control max-age of results, in seconds; a negative value is 0 (default one year).")
+        var ttl: String?
 
-    @Option(
-        parsing: .unconditional,
-        help: "Quality 1...100 for lossy output when the URL gives none (default 80; WebP 79, AVIF 63).")
-    var quality: String?
+        @Option(
+            parsing: .unconditional,
+            help: "Quality 1...100 for lossy output when the URL gives none (default 80; WebP 79, AVIF 63).")
+        var quality: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "Quality per output format when the URL gives none, e.g. jpeg=85,webp=75 (wins over --quality).",
-            valueName: "FORMAT=Q,..."))
-    var formatQuality: String?
+        @Option(
+            help: ArgumentHelp(
+                "Quality per output format when the URL gives none, e.g. jpeg=85,webp=75 (wins over --quality).",
+                valueName: "FORMAT=Q,..."))
+        var formatQuality: String?
 
-    @Flag(help: "Do not pick WebP or AVIF from the Accept header when the URL names no format.")
-    var noAutoFormat = false
+        @Flag(help: "Do not pick WebP or AVIF from the Accept header when the URL names no format.")
+        var noAutoFormat = false
 
-    @Option(
-        parsing: .unconditional,
-        help: "Seconds to go on serving after SIGTERM, /health answering 503, before draining (default 0).")
-    var drainDelay: String?
+        @Option(
+            parsing: .unconditional,
+            help: "Seconds to go on serving after SIGTERM, /health answering 503, before draining (default 0).")
+        var drainDelay: String?
 
-    @Flag(
-        help: """
-            Start a loopback origin of example images and serve a gallery of signed URLs at / \
-            (allows loopback sources; signs with a key made for the run when none is given).
-            """)
-    var demo = false
+        @Flag(
+            help: """
+                Start a loopback origin of example images and serve a gallery of signed URLs at / \
+                (allows loopback sources; signs with a key made for the run when none is given).
+                """)
+        var demo = false
 
-    @Option(help: ArgumentHelp("Log lines as text or json (default text).", valueName: "FORMAT"))
-    var logFormat: String?
+        @Option(help: ArgumentHelp("Log lines as text or json (default text).", valueName: "FORMAT"))
+        var logFormat: String?
 
-    @Option(
-        help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (default info).", valueName: "LEVEL")
-    )
-    var logLevel: String?
+        @Option(
+            help: ArgumentHelp(
+                "trace, debug, info, notice, warning, error or critical (default info).", valueName: "LEVEL")
+        )
+        var logLevel: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "Put NAME_ before the names of the imgproxy-compatible metrics (default none).", valueName: "NAME"))
-    var metricsNamespace: String?
+        @Option(
+            help: ArgumentHelp(
+                "Put NAME_ before the names of the imgproxy-compatible metrics (default none).", valueName: "NAME"))
+        var metricsNamespace: String?
 
-    @OptionGroup var s3: ServeS3Options
+        @OptionGroup var s3: ServeS3Options
 
-    /// The flags given, by name, as ``ServeSettings`` reads them.
-    private var flagValues: [String: String] {
-        let options: [String: String?] = [
-            "host": host, "port": port, "cache-dir": cacheDir, "key": key, "salt": salt,
-            "max-source-bytes": maxSourceBytes, "max-source-pixels": maxSourcePixels,
-            "max-animation-frames": maxAnimationFrames, "workers": workers, "queue": queue, "timeout": timeout,
-            "large-source-pixels": largeSourcePixels, "large-source-workers": largeSourceWorkers,
-            "ttl": ttl, "quality": quality, "format-quality": formatQuality, "drain-delay": drainDelay,
-            "log-format": logFormat, "log-level": logLevel, "metrics-namespace": metricsNamespace,
-        ]
-        let switches = [
-            "allow-loopback-sources": allowLoopbackSources, "allow-private-sources": allowPrivateSources,
-            "no-auto-format": noAutoFormat, "demo": demo,
-        ]
-        return options.compactMapValues { $0 }.merging(switches.filter(\.value).mapValues { _ in "true" }) { $1 }
-            .merging(s3.flagValues) { $1 }
-    }
-
-    func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let options: ServeOptions
-        let telemetrySettings: TelemetrySettings
-        do {
-            options = try ServeOptions(
-                ServeSettings(
-                    flags: flagValues, repeatedFlags: ["allowed-source": allowedSource], environment: environment))
-            telemetrySettings = try TelemetrySettings(environment: environment, options: options)
-        } catch {
-            throw CommandFailure(error.message, exitCode: 2)
+        /// The flags given, by name, as ``ServeSettings`` reads them.
+        private var flagValues: [String: String] {
+            let options: [String: String?] = [
+                "host": host, "port": port, "cache-dir": cacheDir, "key": key, "salt": salt,
+                "max-source-bytes": maxSourceBytes, "max-source-pixels": maxSourcePixels,
+                "max-animation-frames": maxAnimationFrames, "workers": workers, "queue": queue, "timeout": timeout,
+                "large-source-pixels": largeSourcePixels, "large-source-workers": largeSourceWorkers,
+                "ttl": ttl, "quality": quality, "format-quality": formatQuality, "drain-delay": drainDelay,
+                "log-format": logFormat, "log-level": logLevel, "metrics-namespace": metricsNamespace,
+            ]
+            let switches = [
+                "allow-loopback-sources": allowLoopbackSources, "allow-private-sources": allowPrivateSources,
+                "no-auto-format": noAutoFormat, "demo": demo,
+            ]
+            return options.compactMapValues { $0 }.merging(switches.filter(\.value).mapValues { _ in "true" }) { $1 }
+                .merging(s3.flagValues) { $1 }
         }
-        ServeLogging.bootstrap(
-            format: options.logFormat, level: options.logLevel, tracing: telemetrySettings.exportsTraces)
-        let logger = Logger(label: "webimage.serve")
-        for (setting, source) in options.origins {
-            logger.debug("setting", metadata: ["setting": "\(setting)", "from": "\(source)"])
-        }
-        for notice in options.notices { logger.warning("\(notice)") }
-        let telemetry = try ServeTelemetry(telemetrySettings, logger: logger)
-        var configuration = options.configuration
-        configuration.tracer = telemetry.tracer
-        if options.demo {
-            configuration.allowsLoopbackSources = true
-            if !configuration.signer.isEnabled { configuration.signer = ServeDemo.runKey() }
-        }
-        if let s3 = configuration.s3 {
-            let kept = s3.storesSources ? "results and sources" : "results"
-            logger.info("S3 tier: \(s3.endpoint.absoluteString) bucket \(s3.bucket) prefix '\(s3.prefix)', \(kept)")
-        }
-        if !configuration.signer.isEnabled {
-            logger.warning("no --key/--salt given: URL signatures are not checked (any signature segment passes)")
-        }
-        let metrics = ServiceMetrics(imgproxyNamespace: options.metricsNamespace, mirror: telemetry.metricsFactory)
-        // The library's own swift-metrics counters (downloads, cache hits) join /metrics, and the OTLP export.
-        let prometheus = PrometheusMetricsFactory(registry: metrics.registry)
-        if let exported = telemetry.metricsFactory {
-            MetricsSystem.bootstrap(MultiplexMetricsHandler(factories: [prometheus, exported]))
-        } else {
-            MetricsSystem.bootstrap(prometheus)
-        }
-        let service = try ImageService(configuration: configuration, logger: logger, metrics: metrics)
-        let gallery = options.demo ? try await ServeDemo.start(signer: configuration.signer) : nil
-        let app = ImageServer.application(
-            service: service, host: options.host, port: options.port, logger: logger, homePage: gallery?.page
-        ) { host, port in
-            // One line scripts and tests wait for (port 0 picks a free port).
-            let shown = host.contains(":") ? "[\(host)]" : host
-            FileHandle.standardOutput.write(Data("webimage serve: listening on http://\(shown):\(port)\n".utf8))
-            if gallery != nil {
-                FileHandle.standardOutput.write(Data("webimage serve: gallery at http://\(shown):\(port)/\n".utf8))
+
+        func run() async throws {
+            let environment = ProcessInfo.processInfo.environment
+            let options: ServeOptions
+            let telemetrySettings: TelemetrySettings
+            do {
+                options = try ServeOptions(
+                    ServeSettings(
+                        flags: flagValues, repeatedFlags: ["allowed-source": allowedSource], environment: environment))
+                telemetrySettings = try TelemetrySettings(environment: environment, options: options)
+            } catch {
+                throw CommandFailure(error.message, exitCode: 2)
             }
-        }
-        do {
-            try await ImageServer.runUntilSignalled(
-                app, service: service, drainDelay: options.drainDelay, background: telemetry.services, logger: logger)
-        } catch {
+            ServeLogging.bootstrap(
+                format: options.logFormat, level: options.logLevel, tracing: telemetrySettings.exportsTraces)
+            let logger = Logger(label: "webimage.serve")
+            for (setting, source) in options.origins {
+                logger.debug("setting", metadata: ["setting": "\(setting)", "from": "\(source)"])
+            }
+            for notice in options.notices { logger.warning("\(notice)") }
+            let telemetry = try ServeTelemetry(telemetrySettings, logger: logger)
+            var configuration = options.configuration
+            configuration.tracer = telemetry.tracer
+            if options.demo {
+                configuration.allowsLoopbackSources = true
+                if !configuration.signer.isEnabled { configuration.signer = ServeDemo.runKey() }
+            }
+            if let s3 = configuration.s3 {
+                let kept = s3.storesSources ? "results and sources" : "results"
+                logger.info("S3 tier: \(s3.endpoint.absoluteString) bucket \(s3.bucket) prefix '\(s3.prefix)', \(kept)")
+            }
+            if !configuration.signer.isEnabled {
+                logger.warning("no --key/--salt given: URL signatures are not checked (any signature segment passes)")
+            }
+            let metrics = ServiceMetrics(imgproxyNamespace: options.metricsNamespace, mirror: telemetry.metricsFactory)
+            // The library's own swift-metrics counters (downloads, cache hits) join /metrics, and the OTLP export.
+            let prometheus = PrometheusMetricsFactory(registry: metrics.registry)
+            if let exported = telemetry.metricsFactory {
+                MetricsSystem.bootstrap(MultiplexMetricsHandler(factories: [prometheus, exported]))
+            } else {
+                MetricsSystem.bootstrap(prometheus)
+            }
+            let service = try ImageService(configuration: configuration, logger: logger, metrics: metrics)
+            let gallery = options.demo ? try await ServeDemo.start(signer: configuration.signer) : nil
+            let app = ImageServer.application(
+                service: service, host: options.host, port: options.port, logger: logger, homePage: gallery?.page
+            ) { host, port in
+                // One line scripts and tests wait for (port 0 picks a free port).
+                let shown = host.contains(":") ? "[\(host)]" : host
+                FileHandle.standardOutput.write(Data("webimage serve: listening on http://\(shown):\(port)\n".utf8))
+                if gallery != nil {
+                    FileHandle.standardOutput.write(Data("webimage serve: gallery at http://\(shown):\(port)/\n".utf8))
+                }
+            }
+            do {
+                try await ImageServer.runUntilSignalled(
+                    app, service: service, drainDelay: options.drainDelay, background: telemetry.services,
+                    logger: logger)
+            } catch {
+                await gallery?.stop()
+                throw error
+            }
             await gallery?.stop()
-            throw error
+            // Drained: let the cache writes finish and close the source client.
+            await service.shutdown()
         }
-        await gallery?.stop()
-        // Drained: let the cache writes finish and close the source client.
-        await service.shutdown()
     }
-}
+#endif

@@ -1,110 +1,113 @@
-import Foundation
-import WebImage
-import WebImageServer
+#if Server
+    import Foundation
+    import WebImage
+    import WebImageServer
 
-/// The page `webimage serve --demo` serves at `/`: each example is a signed imgproxy-style URL
-/// of one of ``ServeDemoImages``' sources, shown as an image with its URL beside it. A script
-/// counts the images that loaded once the page has (`n of m images loaded`).
-enum ServeDemoGallery {
-    struct Example {
-        var caption: String
-        var options: String
-        var source: String
-        /// `@ext` (plain source) or `.ext` (base64url source); empty lets `Accept` choose.
-        var format = ""
-        var base64Source = false
-    }
-
-    /// The examples, over sources on `origin` (`http://127.0.0.1:port`).
-    static func examples(origin: String) -> [Example] {
-        let scene = origin + ServeDemoImages.scenePath
-        let badge = origin + ServeDemoImages.badgePath
-        let animation = origin + ServeDemoImages.animationPath
-        return [
-            Example(caption: "fit in 400×300 (format from Accept)", options: "rs:fit:400:300", source: scene),
-            Example(caption: "fill 300×300, centred", options: "rs:fill:300:300/g:ce", source: scene),
-            Example(caption: "fill 300×300, smart crop", options: "rs:fill:300:300/g:sm", source: scene),
-            Example(caption: "fill 300×300, focus point", options: "rs:fill:300:300/g:fp:0.2:0.8", source: scene),
-            Example(caption: "crop 400×400 east, fit 300", options: "c:400:400:ea/rs:fit:300:300", source: scene),
-            Example(caption: "blur", options: "rs:fit:400:300/bl:6", source: scene),
-            Example(caption: "sharpen", options: "rs:fit:400:300/sh:2", source: scene),
-            Example(caption: "rotate 90°", options: "rs:fit:300:300/rot:90", source: scene),
-            Example(
-                caption: "extend onto a background", options: "rs:fit:300:300/ex:1/bg:30:60:90", source: scene,
-                format: "png"),
-            Example(caption: "JPEG at quality 20", options: "rs:fit:400:300/q:20", source: scene, format: "jpg"),
-            Example(
-                caption: "base64url source, WebP", options: "rs:fit:400:300", source: scene, format: "webp",
-                base64Source: true),
-            Example(caption: "AVIF at quality 50", options: "rs:fit:400:300/q:50", source: scene, format: "avif"),
-            Example(caption: "PNG with alpha, kept", options: "rs:fit:240:240", source: badge, format: "png"),
-            Example(
-                caption: "alpha flattened into JPEG", options: "rs:fit:240:240/bg:255:236:200", source: badge,
-                format: "jpg"),
-            Example(
-                caption: "animated GIF to animated WebP", options: "rs:fit:240:180", source: animation, format: "webp"),
-            Example(
-                caption: "round corners and tint (ours)", options: "rs:fill:240:240/wirc:48/witn:3366cc66",
-                source: scene,
-                format: "png"),
-        ]
-    }
-
-    /// The path of `example`, signed by `signer`.
-    static func path(_ example: Example, signer: URLSigner) -> String {
-        let source: String
-        if example.base64Source {
-            source =
-                Data(example.source.utf8).base64URLEncodedWithoutPadding()
-                + (example.format.isEmpty ? "" : "." + example.format)
-        } else {
-            source = "plain/" + example.source + (example.format.isEmpty ? "" : "@" + example.format)
+    /// The page `webimage serve --demo` serves at `/`: each example is a signed imgproxy-style URL
+    /// of one of ``ServeDemoImages``' sources, shown as an image with its URL beside it. A script
+    /// counts the images that loaded once the page has (`n of m images loaded`).
+    enum ServeDemoGallery {
+        struct Example {
+            var caption: String
+            var options: String
+            var source: String
+            /// `@ext` (plain source) or `.ext` (base64url source); empty lets `Accept` choose.
+            var format = ""
+            var base64Source = false
         }
-        return signer.signedPath("/" + example.options + "/" + source)
-    }
 
-    /// The whole page.
-    static func page(origin: String, signer: URLSigner) -> String {
-        let figures = examples(origin: origin).map { example in
-            let path = escaped(path(example, signer: signer))
+        /// The examples, over sources on `origin` (`http://127.0.0.1:port`).
+        static func examples(origin: String) -> [Example] {
+            let scene = origin + ServeDemoImages.scenePath
+            let badge = origin + ServeDemoImages.badgePath
+            let animation = origin + ServeDemoImages.animationPath
+            return [
+                Example(caption: "fit in 400×300 (format from Accept)", options: "rs:fit:400:300", source: scene),
+                Example(caption: "fill 300×300, centred", options: "rs:fill:300:300/g:ce", source: scene),
+                Example(caption: "fill 300×300, smart crop", options: "rs:fill:300:300/g:sm", source: scene),
+                Example(caption: "fill 300×300, focus point", options: "rs:fill:300:300/g:fp:0.2:0.8", source: scene),
+                Example(caption: "crop 400×400 east, fit 300", options: "c:400:400:ea/rs:fit:300:300", source: scene),
+                Example(caption: "blur", options: "rs:fit:400:300/bl:6", source: scene),
+                Example(caption: "sharpen", options: "rs:fit:400:300/sh:2", source: scene),
+                Example(caption: "rotate 90°", options: "rs:fit:300:300/rot:90", source: scene),
+                Example(
+                    caption: "extend onto a background", options: "rs:fit:300:300/ex:1/bg:30:60:90", source: scene,
+                    format: "png"),
+                Example(caption: "JPEG at quality 20", options: "rs:fit:400:300/q:20", source: scene, format: "jpg"),
+                Example(
+                    caption: "base64url source, WebP", options: "rs:fit:400:300", source: scene, format: "webp",
+                    base64Source: true),
+                Example(caption: "AVIF at quality 50", options: "rs:fit:400:300/q:50", source: scene, format: "avif"),
+                Example(caption: "PNG with alpha, kept", options: "rs:fit:240:240", source: badge, format: "png"),
+                Example(
+                    caption: "alpha flattened into JPEG", options: "rs:fit:240:240/bg:255:236:200", source: badge,
+                    format: "jpg"),
+                Example(
+                    caption: "animated GIF to animated WebP", options: "rs:fit:240:180", source: animation,
+                    format: "webp"),
+                Example(
+                    caption: "round corners and tint (ours)", options: "rs:fill:240:240/wirc:48/witn:3366cc66",
+                    source: scene,
+                    format: "png"),
+            ]
+        }
+
+        /// The path of `example`, signed by `signer`.
+        static func path(_ example: Example, signer: URLSigner) -> String {
+            let source: String
+            if example.base64Source {
+                source =
+                    Data(example.source.utf8).base64URLEncodedWithoutPadding()
+                    + (example.format.isEmpty ? "" : "." + example.format)
+            } else {
+                source = "plain/" + example.source + (example.format.isEmpty ? "" : "@" + example.format)
+            }
+            return signer.signedPath("/" + example.options + "/" + source)
+        }
+
+        /// The whole page.
+        static func page(origin: String, signer: URLSigner) -> String {
+            let figures = examples(origin: origin).map { example in
+                let path = escaped(path(example, signer: signer))
+                return """
+                      <figure><img src="\(path)" alt="\(escaped(example.caption))">
+                        <figcaption><b>\(escaped(example.caption))</b><code>\(path)</code></figcaption></figure>
+                    """
+            }
             return """
-                  <figure><img src="\(path)" alt="\(escaped(example.caption))">
-                    <figcaption><b>\(escaped(example.caption))</b><code>\(path)</code></figcaption></figure>
+                <!doctype html>
+                <html lang="en"><head><meta charset="utf-8"><title>webimage serve: demo</title>
+                <style>
+                  body { font: 15px/1.4 system-ui, sans-serif; margin: 24px; background: #f4f4f2; color: #222; }
+                  main { display: grid; grid-template-columns: repeat(auto-fill, minmax(300px, 1fr)); gap: 16px; }
+                  figure { margin: 0; padding: 12px; background: #fff; border-radius: 8px; }
+                  img { display: block; max-width: 100%; margin: 0 auto 8px;
+                    background: repeating-conic-gradient(#ddd 0 25%, #fff 0 50%) 0 0 / 16px 16px; }
+                  code { display: block; font-size: 11px; word-break: break-all; color: #555; margin-top: 4px; }
+                </style></head>
+                <body>
+                <h1>webimage serve</h1>
+                <p>Each picture is a signed URL in imgproxy's format, made from the images of a loopback origin
+                (\(escaped(origin))). Open one in a new tab, or change its options: a bad signature answers 403.</p>
+                <p id="status">loading…</p>
+                <main>
+                \(figures.joined(separator: "\n"))
+                </main>
+                <script>
+                  addEventListener("load", () => {
+                    const images = [...document.querySelectorAll("main img")];
+                    const loaded = images.filter((image) => image.complete && image.naturalWidth > 0).length;
+                    document.getElementById("status").textContent = `${loaded} of ${images.length} images loaded`;
+                  });
+                </script>
+                </body></html>
+
                 """
         }
-        return """
-            <!doctype html>
-            <html lang="en"><head><meta charset="utf-8"><title>webimage serve: demo</title>
-            <style>
-              body { font: 15px/1.4 system-ui, sans-serif; margin: 24px; background: #f4f4f2; color: #222; }
-              main { display: grid; grid-template-columns: repeat(auto-fill, minmax(300px, 1fr)); gap: 16px; }
-              figure { margin: 0; padding: 12px; background: #fff; border-radius: 8px; }
-              img { display: block; max-width: 100%; margin: 0 auto 8px;
-                background: repeating-conic-gradient(#ddd 0 25%, #fff 0 50%) 0 0 / 16px 16px; }
-              code { display: block; font-size: 11px; word-break: break-all; color: #555; margin-top: 4px; }
-            </style></head>
-            <body>
-            <h1>webimage serve</h1>
-            <p>Each picture is a signed URL in imgproxy's format, made from the images of a loopback origin
-            (\(escaped(origin))). Open one in a new tab, or change its options: a bad signature answers 403.</p>
-            <p id="status">loading…</p>
-            <main>
-            \(figures.joined(separator: "\n"))
-            </main>
-            <script>
-              addEventListener("load", () => {
-                const images = [...document.querySelectorAll("main img")];
-                const loaded = images.filter((image) => image.complete && image.naturalWidth > 0).length;
-                document.getElementById("status").textContent = `${loaded} of ${images.length} images loaded`;
-              });
-            </script>
-            </body></html>
 
-            """
+        private static func escaped(_ text: String) -> String {
+            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        }
     }
-
-    private static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
-}
+#endif

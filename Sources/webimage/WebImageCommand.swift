@@ -7,11 +7,20 @@ struct WebImageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webimage",
         abstract: "Fetch, cache, decode, inspect and convert images.",
-        version: "webimage \(WebImageVersion.current)",
-        subcommands: [
+        version: WebImageVersion.summary,
+        subcommands: subcommands)
+
+    /// `serve` is there when the build has the `Server` trait.
+    private static var subcommands: [any ParsableCommand.Type] {
+        var commands: [any ParsableCommand.Type] = [
             InfoCommand.self, ConvertCommand.self, FetchCommand.self, PrefetchCommand.self, CacheCommand.self,
-            DemoCommand.self, ServeCommand.self, ViewCommand.self,
-        ])
+            DemoCommand.self,
+        ]
+        #if Server
+            commands.append(ServeCommand.self)
+        #endif
+        return commands + [ViewCommand.self]
+    }
 }
 
 /// Runs the command and turns every failure into one `error: <message>` line on standard error

@@ -22,7 +22,7 @@ import Foundation
 /// Anything else — another magic or version, a length that does not add up, a checksum mismatch,
 /// metadata that does not parse to its last byte, a date that is NaN or infinite — is corrupt and
 /// reads as a miss.
-package enum DiskCacheEntryFormat {
+@_spi(Internals) public enum DiskCacheEntryFormat {
     static let magic: [UInt8] = Array("SWIC".utf8)
     static let version: UInt8 = 1
     static let headerSize = 32
@@ -30,7 +30,7 @@ package enum DiskCacheEntryFormat {
     /// ours, and reading it whole could exhaust memory.
     static let maxFileSize = 1 << 31
 
-    package static func encode(data: Data, metadata: DiskCacheMetadata) throws(WebImageError) -> Data {
+    @_spi(Internals) public static func encode(data: Data, metadata: DiskCacheMetadata) throws(WebImageError) -> Data {
         let head = try encodeHead(data: data, metadata: metadata)
         var out = Data(capacity: head.count + data.count)
         out.append(head)
@@ -68,7 +68,7 @@ package enum DiskCacheEntryFormat {
     }
 
     /// The entry in `file`, or nil if `file` is not an intact entry.
-    package static func decode(_ file: Data) -> DiskCacheEntry? {
+    @_spi(Internals) public static func decode(_ file: Data) -> DiskCacheEntry? {
         file.withUnsafeBytes { raw -> DiskCacheEntry? in
             guard raw.count >= headerSize, raw.prefix(4).elementsEqual(magic), raw[4] == version,
                 raw[5] == 0, raw[6] == 0, raw[7] == 0,
@@ -119,7 +119,7 @@ package enum DiskCacheEntryFormat {
         return out
     }
 
-    package static func decodeMetadata(_ raw: UnsafeRawBufferPointer) -> DiskCacheMetadata? {
+    @_spi(Internals) public static func decodeMetadata(_ raw: UnsafeRawBufferPointer) -> DiskCacheMetadata? {
         var reader = Reader(raw: raw)
         guard let flags = reader.byte(), flags & ~Field.all == 0, let storeDate = reader.date() else { return nil }
         var metadata = DiskCacheMetadata(storeDate: storeDate)

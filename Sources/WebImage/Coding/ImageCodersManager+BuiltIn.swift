@@ -1,21 +1,40 @@
 extension ImageCodersManager {
     /// The coders WebImage ships, in the order they are tried. Each recognises its format by its
     /// signature, so the order only matters against coders you add (which go first).
-    /// AVIF, HEIC and TIFF are there when their libraries were installed at build time.
+    /// AVIF, HEIC, JPEG XL and TIFF are there when their package traits are on (all are by default).
     public static var builtInCoders: [any ImageCoding] {
         var coders: [any ImageCoding] = [PNGCoder(), JPEGCoder(), GIFCoder(), WebPCoder()]
-        #if canImport(CAVIF)
+        #if AVIF
             coders.append(AVIFCoder())
         #endif
-        #if canImport(CHEIF)
+        #if HEIC
             coders.append(HEICCoder())
         #endif
-        #if canImport(CJXL)
+        #if JPEGXL
             coders.append(JPEGXLCoder())
         #endif
-        #if canImport(CTIFF)
+        #if TIFF
             coders.append(TIFFCoder())
         #endif
         return coders + [BMPCoder()]
+    }
+
+    /// The formats ``builtInCoders`` decode, in the same order. A format missing here (its trait
+    /// was off) fails to decode with ``WebImageError/Code/unsupportedFormat``.
+    public static var builtInFormats: [ImageFormat] {
+        var formats: [ImageFormat] = [.png, .jpeg, .gif, .webp]
+        #if AVIF
+            formats.append(.avif)
+        #endif
+        #if HEIC
+            formats += [.heic, .heif]
+        #endif
+        #if JPEGXL
+            formats.append(.jpegXL)
+        #endif
+        #if TIFF
+            formats.append(.tiff)
+        #endif
+        return formats + [.bmp]
     }
 }

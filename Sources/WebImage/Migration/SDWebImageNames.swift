@@ -157,17 +157,17 @@ public typealias SDWebImageContext = WebImageContext
 @available(*, unavailable, renamed: "WebImageError")
 public typealias SDWebImageError = WebImageError
 
-#if canImport(CAVIF)
+#if AVIF
     @available(*, unavailable, renamed: "AVIFCoder")
     public typealias SDImageAVIFCoder = AVIFCoder
 #endif
 
-#if canImport(CHEIF)
+#if HEIC
     @available(*, unavailable, renamed: "HEICCoder")
     public typealias SDImageHEICCoder = HEICCoder
 #endif
 
-#if canImport(CJXL)
+#if JPEGXL
     @available(*, unavailable, renamed: "JPEGXLCoder")
     public typealias SDImageJPEGXLCoder = JPEGXLCoder
 #endif

@@ -1,161 +1,168 @@
-import Foundation
-import Logging
-import WebImage
+#if Server
+    import Foundation
+    import Logging
+    import WebImage
 
-/// Everything `webimage serve` starts with, read from ``ServeSettings`` and checked before the
-/// server starts.
-package struct ServeOptions: Sendable {
-    /// How log lines are written to standard error.
-    package enum LogFormat: String, Sendable {
-        /// `2026-01-01T00:00:00+0000 info webimage.serve : key=value message`, swift-log's own lines.
-        case text
-        /// One JSON object per line.
-        case json
-    }
+    /// Everything `webimage serve` starts with, read from ``ServeSettings`` and checked before the
+    /// server starts.
+    package struct ServeOptions: Sendable {
+        /// How log lines are written to standard error.
+        package enum LogFormat: String, Sendable {
+            /// `2026-01-01T00:00:00+0000 info webimage.serve : key=value message`, swift-log's own lines.
+            case text
+            /// One JSON object per line.
+            case json
+        }
 
-    package var configuration = ServiceConfiguration()
-    package var host = "127.0.0.1"
-    package var port = 8080
-    package var drainDelay: Duration = .zero
-    package var demo = false
-    package var logFormat = LogFormat.text
-    package var logLevel = Logger.Level.info
-    /// Put before the names of the imgproxy-compatible metrics (imgproxy's `IMGPROXY_PROMETHEUS_NAMESPACE`).
-    package var metricsNamespace: String?
-    /// imgproxy's `IMGPROXY_OPEN_TELEMETRY_ENABLE` and `..._ENABLE_METRICS`, when given.
-    package var imgproxyTraces: Bool?
-    package var imgproxyMetrics: Bool?
-    /// Lines to log once logging is set up: the imgproxy variables that are not honoured.
-    package var notices: [String] = []
-    /// Each setting given, with the flag or variable it came from (not its value: keys, salts
-    /// and bucket names are no business of a log).
-    package var origins: [(setting: String, source: String)] = []
+        package var configuration = ServiceConfiguration()
+        package var host = "127.0.0.1"
+        package var port = 8080
+        package var drainDelay: Duration = .zero
+        package var demo = false
+        package var logFormat = LogFormat.text
+        package var logLevel = Logger.Level.info
+        /// Put before the names of the imgproxy-compatible metrics (imgproxy's `IMGPROXY_PROMETHEUS_NAMESPACE`).
+        package var metricsNamespace: String?
+        /// imgproxy's `IMGPROXY_OPEN_TELEMETRY_ENABLE` and `..._ENABLE_METRICS`, when given.
+        package var imgproxyTraces: Bool?
+        package var imgproxyMetrics: Bool?
+        /// Lines to log once logging is set up: the imgproxy variables that are not honoured.
+        package var notices: [String] = []
+        /// Each setting given, with the flag or variable it came from (not its value: keys, salts
+        /// and bucket names are no business of a log).
+        package var origins: [(setting: String, source: String)] = []
 
-    package init() {}
+        package init() {}
 
-    /// The options `settings` give; the first bad value throws, naming its flag or variable.
-    package init(_ settings: ServeSettings) throws(ServeSettingError) {
-        notices = try ImgproxyVariables.notices(for: settings.environment)
-        configuration.signer = try Self.signer(settings)
-        configuration.allowsLoopbackSources = try settings.bool("allow-loopback-sources") ?? false
-        configuration.allowsPrivateSources = try settings.bool("allow-private-sources") ?? false
-        configuration.allowedSourcePrefixes = try settings.list("allowed-source")
-        let positive = (1...Int.max, "a whole number above 0")
-        if let bytes = try settings.integer("max-source-bytes", in: positive.0, positive.1) {
-            configuration.maxSourceBytes = bytes
+        /// The options `settings` give; the first bad value throws, naming its flag or variable.
+        package init(_ settings: ServeSettings) throws(ServeSettingError) {
+            notices = try ImgproxyVariables.notices(for: settings.environment)
+            configuration.signer = try Self.signer(settings)
+            configuration.allowsLoopbackSources = try settings.bool("allow-loopback-sources") ?? false
+            configuration.allowsPrivateSources = try settings.bool("allow-private-sources") ?? false
+            configuration.allowedSourcePrefixes = try settings.list("allowed-source")
+            let positive = (1...Int.max, "a whole number above 0")
+            if let bytes = try settings.integer("max-source-bytes", in: positive.0, positive.1) {
+                configuration.maxSourceBytes = bytes
+            }
+            if let pixels = try settings.integer("max-source-pixels", in: positive.0, positive.1) {
+                configuration.maxSourcePixels = pixels
+            }
+            if let frames = try settings.integer("max-animation-frames", in: positive.0, positive.1) {
+                configuration.maxAnimationFrames = frames
+            }
+            if let workers = try settings.integer("workers", in: positive.0, positive.1) {
+                configuration.workers = workers
+            }
+            if let queue = try settings.integer("queue", in: 0...Int.max, "a whole number, 0 or more") {
+                configuration.queueLimit = queue
+            }
+            if let pixels = try settings.integer("large-source-pixels", in: positive.0, positive.1) {
+                configuration.largeSourcePixels = pixels
+            }
+            if let workers = try settings.integer("large-source-workers", in: positive.0, positive.1) {
+                configuration.largeSourceWorkers = workers
+            }
+            if let timeout = try settings.seconds(
+                "timeout", in: Double.leastNonzeroMagnitude...86_400, "a number of seconds above 0 and at most 86400")
+            {
+                configuration.queueTimeout = timeout
+            }
+            if let ttl = try settings.integer("ttl", in: Int.min...Int.max, "a whole number of seconds") {
+                configuration.timeToLive = max(0, ttl)
+            }
+            if let quality = try settings.integer("quality", in: 1...100, "a whole number within 1...100") {
+                configuration.defaultQuality = quality
+                configuration.formatQualities = [:]
+            }
+            if let value = try settings.value("format-quality") {
+                for (format, quality) in try Self.formatQualities(value) {
+                    configuration.formatQualities[format] = quality
+                }
+            }
+            configuration.automaticFormat = !(try settings.bool("no-auto-format") ?? false)
+            if let directory = try settings.string("cache-dir") {
+                configuration.cacheDirectory = URL(fileURLWithPath: directory)
+            }
+            configuration.s3 = try Self.s3(settings)
+            host = try settings.string("host") ?? host
+            port = try settings.integer("port", in: 0...65_535, "a port number within 0...65535") ?? port
+            let drain = try settings.seconds("drain-delay", in: 0...3600, "a number of seconds within 0...3600") ?? 0
+            drainDelay = Duration(clampingSeconds: drain)
+            demo = try settings.bool("demo") ?? false
+            try readLogging(settings)
+            if let namespace = try settings.value("metrics-namespace") {
+                // "webimage" would give imgproxy's names the names of ours (webimage_requests_total).
+                guard namespace.text.wholeMatch(of: /[A-Za-z_][A-Za-z0-9_]*/) != nil, namespace.text != "webimage"
+                else {
+                    throw ServeSettingError(
+                        "\(namespace.source) must be a metric name prefix ([A-Za-z_][A-Za-z0-9_]*) other than webimage")
+                }
+                metricsNamespace = namespace.text
+            }
+            imgproxyTraces = try settings.bool("otel-traces")
+            imgproxyMetrics = try settings.bool("otel-metrics")
+            configuration.propagatesTraceToSources = try settings.bool("otel-propagate-to-sources") ?? true
+            for setting in ServeSetting.all {
+                if let value = try settings.value(setting.key) { origins.append((setting.key, value.source)) }
+            }
         }
-        if let pixels = try settings.integer("max-source-pixels", in: positive.0, positive.1) {
-            configuration.maxSourcePixels = pixels
+
+        private mutating func readLogging(_ settings: ServeSettings) throws(ServeSettingError) {
+            if let format = try settings.value("log-format") {
+                guard let parsed = LogFormat(rawValue: format.text.lowercased()) else {
+                    throw ServeSettingError("\(format.source) must be text or json, got \(format.text)")
+                }
+                logFormat = parsed
+            }
+            if let level = try settings.value("log-level") {
+                guard let parsed = Logger.Level(rawValue: level.text.lowercased()) else {
+                    throw ServeSettingError(
+                        "\(level.source) must be trace, debug, info, notice, warning, error or critical, got \(level.text)"
+                    )
+                }
+                logLevel = parsed
+            }
         }
-        if let frames = try settings.integer("max-animation-frames", in: positive.0, positive.1) {
-            configuration.maxAnimationFrames = frames
-        }
-        if let workers = try settings.integer("workers", in: positive.0, positive.1) {
-            configuration.workers = workers
-        }
-        if let queue = try settings.integer("queue", in: 0...Int.max, "a whole number, 0 or more") {
-            configuration.queueLimit = queue
-        }
-        if let pixels = try settings.integer("large-source-pixels", in: positive.0, positive.1) {
-            configuration.largeSourcePixels = pixels
-        }
-        if let workers = try settings.integer("large-source-workers", in: positive.0, positive.1) {
-            configuration.largeSourceWorkers = workers
-        }
-        if let timeout = try settings.seconds(
-            "timeout", in: Double.leastNonzeroMagnitude...86_400, "a number of seconds above 0 and at most 86400")
-        {
-            configuration.queueTimeout = timeout
-        }
-        if let ttl = try settings.integer("ttl", in: Int.min...Int.max, "a whole number of seconds") {
-            configuration.timeToLive = max(0, ttl)
-        }
-        if let quality = try settings.integer("quality", in: 1...100, "a whole number within 1...100") {
-            configuration.defaultQuality = quality
-            configuration.formatQualities = [:]
-        }
-        if let value = try settings.value("format-quality") {
-            for (format, quality) in try Self.formatQualities(value) { configuration.formatQualities[format] = quality }
-        }
-        configuration.automaticFormat = !(try settings.bool("no-auto-format") ?? false)
-        if let directory = try settings.string("cache-dir") {
-            configuration.cacheDirectory = URL(fileURLWithPath: directory)
-        }
-        configuration.s3 = try Self.s3(settings)
-        host = try settings.string("host") ?? host
-        port = try settings.integer("port", in: 0...65_535, "a port number within 0...65535") ?? port
-        let drain = try settings.seconds("drain-delay", in: 0...3600, "a number of seconds within 0...3600") ?? 0
-        drainDelay = Duration(clampingSeconds: drain)
-        demo = try settings.bool("demo") ?? false
-        try readLogging(settings)
-        if let namespace = try settings.value("metrics-namespace") {
-            // "webimage" would give imgproxy's names the names of ours (webimage_requests_total).
-            guard namespace.text.wholeMatch(of: /[A-Za-z_][A-Za-z0-9_]*/) != nil, namespace.text != "webimage" else {
+
+        /// The key/salt pairs, in order; none turns signing off.
+        private static func signer(_ settings: ServeSettings) throws(ServeSettingError) -> URLSigner {
+            let keys = try settings.value("key")
+            let salts = try settings.value("salt")
+            let keyList = keys?.text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
+            let saltList = salts?.text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
+            let names = "\(keys?.source ?? "--key") and \(salts?.source ?? "--salt")"
+            guard keyList.count == saltList.count else {
                 throw ServeSettingError(
-                    "\(namespace.source) must be a metric name prefix ([A-Za-z_][A-Za-z0-9_]*) other than webimage")
+                    "\(names) must list as many values (\(keyList.count) keys, \(saltList.count) salts)")
             }
-            metricsNamespace = namespace.text
+            var pairs: [URLSigner.KeyPair] = []
+            for (key, salt) in zip(keyList, saltList) {
+                guard let pair = URLSigner.KeyPair(hexKey: key, hexSalt: salt) else {
+                    throw ServeSettingError("\(names) take non-empty hex strings")
+                }
+                pairs.append(pair)
+            }
+            return URLSigner(keyPairs: pairs)
         }
-        imgproxyTraces = try settings.bool("otel-traces")
-        imgproxyMetrics = try settings.bool("otel-metrics")
-        configuration.propagatesTraceToSources = try settings.bool("otel-propagate-to-sources") ?? true
-        for setting in ServeSetting.all {
-            if let value = try settings.value(setting.key) { origins.append((setting.key, value.source)) }
-        }
-    }
 
-    private mutating func readLogging(_ settings: ServeSettings) throws(ServeSettingError) {
-        if let format = try settings.value("log-format") {
-            guard let parsed = LogFormat(rawValue: format.text.lowercased()) else {
-                throw ServeSettingError("\(format.source) must be text or json, got \(format.text)")
+        /// `jpeg=70,webp=60,...`: a quality within 1...100 per output format.
+        private static func formatQualities(_ value: SettingValue) throws(ServeSettingError) -> [(ImageFormat, Int)] {
+            var qualities: [(ImageFormat, Int)] = []
+            for item in value.text.split(separator: ",") {
+                let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                guard parts.count == 2, let quality = Int(parts[1]), (1...100).contains(quality) else {
+                    throw ServeSettingError(
+                        "\(value.source) must list format=quality pairs with qualities within 1...100, got \(value.text)"
+                    )
+                }
+                let format = ImageFormat(fileExtension: parts[0])
+                guard format != .undefined else {
+                    throw ServeSettingError("\(value.source) names an unknown format: \(parts[0])")
+                }
+                qualities.append((format, quality))
             }
-            logFormat = parsed
-        }
-        if let level = try settings.value("log-level") {
-            guard let parsed = Logger.Level(rawValue: level.text.lowercased()) else {
-                throw ServeSettingError(
-                    "\(level.source) must be trace, debug, info, notice, warning, error or critical, got \(level.text)")
-            }
-            logLevel = parsed
+            return qualities
         }
     }
-
-    /// The key/salt pairs, in order; none turns signing off.
-    private static func signer(_ settings: ServeSettings) throws(ServeSettingError) -> URLSigner {
-        let keys = try settings.value("key")
-        let salts = try settings.value("salt")
-        let keyList = keys?.text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
-        let saltList = salts?.text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
-        let names = "\(keys?.source ?? "--key") and \(salts?.source ?? "--salt")"
-        guard keyList.count == saltList.count else {
-            throw ServeSettingError(
-                "\(names) must list as many values (\(keyList.count) keys, \(saltList.count) salts)")
-        }
-        var pairs: [URLSigner.KeyPair] = []
-        for (key, salt) in zip(keyList, saltList) {
-            guard let pair = URLSigner.KeyPair(hexKey: key, hexSalt: salt) else {
-                throw ServeSettingError("\(names) take non-empty hex strings")
-            }
-            pairs.append(pair)
-        }
-        return URLSigner(keyPairs: pairs)
-    }
-
-    /// `jpeg=70,webp=60,...`: a quality within 1...100 per output format.
-    private static func formatQualities(_ value: SettingValue) throws(ServeSettingError) -> [(ImageFormat, Int)] {
-        var qualities: [(ImageFormat, Int)] = []
-        for item in value.text.split(separator: ",") {
-            let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2, let quality = Int(parts[1]), (1...100).contains(quality) else {
-                throw ServeSettingError(
-                    "\(value.source) must list format=quality pairs with qualities within 1...100, got \(value.text)")
-            }
-            let format = ImageFormat(fileExtension: parts[0])
-            guard format != .undefined else {
-                throw ServeSettingError("\(value.source) names an unknown format: \(parts[0])")
-            }
-            qualities.append((format, quality))
-        }
-        return qualities
-    }
-}
+#endif

@@ -1,92 +1,95 @@
-import Foundation
-import WebImage
+#if Server
+    import Foundation
+    import WebImage
 
-/// One setting of `webimage serve`: its flag, its `WEBIMAGE_*` variable, and the imgproxy
-/// variables that mean the same thing.
-///
-/// A value is taken from the flag, else from the `WEBIMAGE_*` variable, else from imgproxy's
-/// variables (so that an imgproxy environment file works unchanged), else the default stands.
-///
-/// This is a table of our own rather than `apple/swift-configuration` (1.4.0), which was tried
-/// first. Its readers turn a value that does not parse into "absent" and fall back to the
-/// default (only the `required`/`fetch` forms throw, and then a missing value is an error too),
-/// while here a bad value must stop the server with the name of the variable or flag that gave
-/// it. And imgproxy's variables are not a renaming of ours: they use other units (megapixels;
-/// 0 meaning "no limit"), one variable feeds two settings (`IMGPROXY_BIND`), several feed one
-/// (`IMGPROXY_AUTO_WEBP` and `IMGPROXY_AUTO_AVIF`), some count only beside another
-/// (`IMGPROXY_CACHE_USE`), and the unsupported ones must be found in the whole environment. A
-/// provider for it would have held this table anyway; the reader around it added nothing.
-package struct ServeSetting: Sendable {
-    /// The name the setting is looked up by: the flag's name, e.g. `max-source-bytes`.
-    package let key: String
-    /// The flag's name without its dashes, e.g. `max-source-bytes`; nil for a setting that has
-    /// only imgproxy's variable.
-    package let flag: String?
-    /// The `WEBIMAGE_*` variable, e.g. `WEBIMAGE_MAX_SOURCE_BYTES`.
-    package let variable: String?
-    /// How imgproxy's variables give this setting, if they do.
-    package let imgproxy: ImgproxyMapping?
+    /// One setting of `webimage serve`: its flag, its `WEBIMAGE_*` variable, and the imgproxy
+    /// variables that mean the same thing.
+    ///
+    /// A value is taken from the flag, else from the `WEBIMAGE_*` variable, else from imgproxy's
+    /// variables (so that an imgproxy environment file works unchanged), else the default stands.
+    ///
+    /// This is a table of our own rather than `apple/swift-configuration` (1.4.0), which was tried
+    /// first. Its readers turn a value that does not parse into "absent" and fall back to the
+    /// default (only the `required`/`fetch` forms throw, and then a missing value is an error too),
+    /// while here a bad value must stop the server with the name of the variable or flag that gave
+    /// it. And imgproxy's variables are not a renaming of ours: they use other units (megapixels;
+    /// 0 meaning "no limit"), one variable feeds two settings (`IMGPROXY_BIND`), several feed one
+    /// (`IMGPROXY_AUTO_WEBP` and `IMGPROXY_AUTO_AVIF`), some count only beside another
+    /// (`IMGPROXY_CACHE_USE`), and the unsupported ones must be found in the whole environment. A
+    /// provider for it would have held this table anyway; the reader around it added nothing.
+    package struct ServeSetting: Sendable {
+        /// The name the setting is looked up by: the flag's name, e.g. `max-source-bytes`.
+        package let key: String
+        /// The flag's name without its dashes, e.g. `max-source-bytes`; nil for a setting that has
+        /// only imgproxy's variable.
+        package let flag: String?
+        /// The `WEBIMAGE_*` variable, e.g. `WEBIMAGE_MAX_SOURCE_BYTES`.
+        package let variable: String?
+        /// How imgproxy's variables give this setting, if they do.
+        package let imgproxy: ImgproxyMapping?
 
-    /// A setting with flag `--flag`, variable `WEBIMAGE_FLAG` (unless `variable` names another)
-    /// and, optionally, an imgproxy mapping.
-    init(_ flag: String, variable: String? = nil, imgproxy: ImgproxyMapping? = nil) {
-        key = flag
-        self.flag = flag
-        self.variable = variable ?? "WEBIMAGE_" + flag.uppercased().replacingOccurrences(of: "-", with: "_")
-        self.imgproxy = imgproxy
+        /// A setting with flag `--flag`, variable `WEBIMAGE_FLAG` (unless `variable` names another)
+        /// and, optionally, an imgproxy mapping.
+        init(_ flag: String, variable: String? = nil, imgproxy: ImgproxyMapping? = nil) {
+            key = flag
+            self.flag = flag
+            self.variable = variable ?? "WEBIMAGE_" + flag.uppercased().replacingOccurrences(of: "-", with: "_")
+            self.imgproxy = imgproxy
+        }
+
+        /// A setting that only imgproxy's variables give (there is no flag for it).
+        init(imgproxyOnly key: String, _ mapping: ImgproxyMapping) {
+            flag = nil
+            variable = nil
+            imgproxy = mapping
+            self.key = key
+        }
     }
 
-    /// A setting that only imgproxy's variables give (there is no flag for it).
-    init(imgproxyOnly key: String, _ mapping: ImgproxyMapping) {
-        flag = nil
-        variable = nil
-        imgproxy = mapping
-        self.key = key
+    extension ServeSetting {
+        /// Every setting of `webimage serve`. A new flag joins here, with the imgproxy variable that
+        /// means the same (and leaves ``ImgproxyVariables/unsupported`` if it was listed there).
+        package static let all: [ServeSetting] = [
+            ServeSetting("host", imgproxy: .bindAddress(.host)),
+            ServeSetting("port", imgproxy: .bindAddress(.port)),
+            ServeSetting("cache-dir", imgproxy: .cacheStorage("fs", "IMGPROXY_CACHE_FS_ROOT")),
+            ServeSetting("key", imgproxy: .same("IMGPROXY_KEY")),
+            ServeSetting("salt", imgproxy: .same("IMGPROXY_SALT")),
+            ServeSetting("allow-loopback-sources", imgproxy: .same("IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES")),
+            ServeSetting("allow-private-sources", imgproxy: .same("IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES")),
+            ServeSetting(
+                "allowed-source", variable: "WEBIMAGE_ALLOWED_SOURCES", imgproxy: .same("IMGPROXY_ALLOWED_SOURCES")),
+            ServeSetting("max-source-bytes", imgproxy: .zeroMeansNoLimit("IMGPROXY_MAX_SRC_FILE_SIZE")),
+            ServeSetting("max-source-pixels", imgproxy: .megapixels("IMGPROXY_MAX_SRC_RESOLUTION")),
+            ServeSetting("max-animation-frames", imgproxy: .same("IMGPROXY_MAX_ANIMATION_FRAMES")),
+            ServeSetting("workers", imgproxy: .same("IMGPROXY_WORKERS")),
+            ServeSetting("queue", imgproxy: .zeroMeansNoLimit("IMGPROXY_REQUESTS_QUEUE_SIZE")),
+            ServeSetting("large-source-pixels"),
+            ServeSetting("large-source-workers"),
+            ServeSetting("timeout", imgproxy: .same("IMGPROXY_TIMEOUT")),
+            ServeSetting("ttl", imgproxy: .same("IMGPROXY_TTL")),
+            ServeSetting("quality", imgproxy: .same("IMGPROXY_QUALITY")),
+            ServeSetting("format-quality", imgproxy: .same("IMGPROXY_FORMAT_QUALITY")),
+            ServeSetting("no-auto-format", imgproxy: .formatDetection),
+            ServeSetting("drain-delay"),
+            ServeSetting("demo"),
+            ServeSetting("s3-endpoint", imgproxy: .cacheS3Endpoint),
+            ServeSetting("s3-bucket", imgproxy: .cacheStorage("s3", "IMGPROXY_CACHE_BUCKET")),
+            ServeSetting("s3-region", imgproxy: .cacheStorage("s3", "IMGPROXY_CACHE_S3_REGION")),
+            ServeSetting("s3-prefix", imgproxy: .cacheStorage("s3", "IMGPROXY_CACHE_PATH_PREFIX")),
+            ServeSetting("s3-sources"),
+            ServeSetting("s3-timeout"),
+            ServeSetting("log-format", imgproxy: .logFormat),
+            ServeSetting("log-level", imgproxy: .logLevel),
+            ServeSetting("metrics-namespace", imgproxy: .same("IMGPROXY_PROMETHEUS_NAMESPACE")),
+            // Telemetry is set by OpenTelemetry's own OTEL_* variables; these are imgproxy's switches.
+            ServeSetting(imgproxyOnly: "otel-traces", .same("IMGPROXY_OPEN_TELEMETRY_ENABLE")),
+            ServeSetting(imgproxyOnly: "otel-metrics", .same("IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS")),
+            ServeSetting(
+                imgproxyOnly: "otel-propagate-to-sources", .same("IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL")),
+        ]
+
+        /// The imgproxy variables some setting reads.
+        package static let mappedImgproxyVariables: Set<String> = Set(all.flatMap { $0.imgproxy?.variables ?? [] })
     }
-}
-
-extension ServeSetting {
-    /// Every setting of `webimage serve`. A new flag joins here, with the imgproxy variable that
-    /// means the same (and leaves ``ImgproxyVariables/unsupported`` if it was listed there).
-    package static let all: [ServeSetting] = [
-        ServeSetting("host", imgproxy: .bindAddress(.host)),
-        ServeSetting("port", imgproxy: .bindAddress(.port)),
-        ServeSetting("cache-dir", imgproxy: .cacheStorage("fs", "IMGPROXY_CACHE_FS_ROOT")),
-        ServeSetting("key", imgproxy: .same("IMGPROXY_KEY")),
-        ServeSetting("salt", imgproxy: .same("IMGPROXY_SALT")),
-        ServeSetting("allow-loopback-sources", imgproxy: .same("IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES")),
-        ServeSetting("allow-private-sources", imgproxy: .same("IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES")),
-        ServeSetting(
-            "allowed-source", variable: "WEBIMAGE_ALLOWED_SOURCES", imgproxy: .same("IMGPROXY_ALLOWED_SOURCES")),
-        ServeSetting("max-source-bytes", imgproxy: .zeroMeansNoLimit("IMGPROXY_MAX_SRC_FILE_SIZE")),
-        ServeSetting("max-source-pixels", imgproxy: .megapixels("IMGPROXY_MAX_SRC_RESOLUTION")),
-        ServeSetting("max-animation-frames", imgproxy: .same("IMGPROXY_MAX_ANIMATION_FRAMES")),
-        ServeSetting("workers", imgproxy: .same("IMGPROXY_WORKERS")),
-        ServeSetting("queue", imgproxy: .zeroMeansNoLimit("IMGPROXY_REQUESTS_QUEUE_SIZE")),
-        ServeSetting("large-source-pixels"),
-        ServeSetting("large-source-workers"),
-        ServeSetting("timeout", imgproxy: .same("IMGPROXY_TIMEOUT")),
-        ServeSetting("ttl", imgproxy: .same("IMGPROXY_TTL")),
-        ServeSetting("quality", imgproxy: .same("IMGPROXY_QUALITY")),
-        ServeSetting("format-quality", imgproxy: .same("IMGPROXY_FORMAT_QUALITY")),
-        ServeSetting("no-auto-format", imgproxy: .formatDetection),
-        ServeSetting("drain-delay"),
-        ServeSetting("demo"),
-        ServeSetting("s3-endpoint", imgproxy: .cacheS3Endpoint),
-        ServeSetting("s3-bucket", imgproxy: .cacheStorage("s3", "IMGPROXY_CACHE_BUCKET")),
-        ServeSetting("s3-region", imgproxy: .cacheStorage("s3", "IMGPROXY_CACHE_S3_REGION")),
-        ServeSetting("s3-prefix", imgproxy: .cacheStorage("s3", "IMGPROXY_CACHE_PATH_PREFIX")),
-        ServeSetting("s3-sources"),
-        ServeSetting("s3-timeout"),
-        ServeSetting("log-format", imgproxy: .logFormat),
-        ServeSetting("log-level", imgproxy: .logLevel),
-        ServeSetting("metrics-namespace", imgproxy: .same("IMGPROXY_PROMETHEUS_NAMESPACE")),
-        // Telemetry is set by OpenTelemetry's own OTEL_* variables; these are imgproxy's switches.
-        ServeSetting(imgproxyOnly: "otel-traces", .same("IMGPROXY_OPEN_TELEMETRY_ENABLE")),
-        ServeSetting(imgproxyOnly: "otel-metrics", .same("IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS")),
-        ServeSetting(imgproxyOnly: "otel-propagate-to-sources", .same("IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL")),
-    ]
-
-    /// The imgproxy variables some setting reads.
-    package static let mappedImgproxyVariables: Set<String> = Set(all.flatMap { $0.imgproxy?.variables ?? [] })
-}
+#endif

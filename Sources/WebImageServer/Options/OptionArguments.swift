@@ -1,196 +1,201 @@
-import Foundation
-import WebImage
+#if Server
+    import Foundation
+    import WebImage
 
-/// The arguments of one processing option, with the checks every option shares. Each failure is
-/// a 400 that names the option.
-struct OptionArguments {
-    let name: String
-    let values: [String]
+    /// The arguments of one processing option, with the checks every option shares. Each failure is
+    /// a 400 that names the option.
+    struct OptionArguments {
+        let name: String
+        let values: [String]
 
-    func failure(_ reason: String) -> ServiceError {
-        .badRequest("processing option '\(name)': \(reason)")
-    }
-
-    func count(atMost limit: Int) throws(ServiceError) {
-        if values.count > limit { throw failure("takes at most \(limit) arguments, got \(values.count)") }
-    }
-
-    /// The one argument, converted by `convert`.
-    func single<T>(_ convert: (String) throws(ServiceError) -> T) throws(ServiceError) -> T {
-        guard values.count == 1 else { throw failure("takes one argument, got \(values.count)") }
-        return try convert(values[0])
-    }
-
-    func singleInteger(atLeast minimum: Int) throws(ServiceError) -> Int {
-        guard values.count == 1 else { throw failure("takes one argument, got \(values.count)") }
-        return try integer(values[0], in: minimum...)
-    }
-
-    func singleNumber(atLeast minimum: Double) throws(ServiceError) -> Double {
-        guard values.count == 1 else { throw failure("takes one argument, got \(values.count)") }
-        return try number(values[0], atLeast: minimum)
-    }
-
-    func singleNumber(in range: ClosedRange<Double>) throws(ServiceError) -> Double {
-        guard values.count == 1 else { throw failure("takes one argument, got \(values.count)") }
-        guard let value = Double(values[0]), range.contains(value) else {
-            throw failure("'\(values[0])' is not a number within \(range.lowerBound)...\(range.upperBound)")
+        func failure(_ reason: String) -> ServiceError {
+            .badRequest("processing option '\(name)': \(reason)")
         }
-        return value
-    }
 
-    func singleNumber(above minimum: Double) throws(ServiceError) -> Double {
-        guard values.count == 1 else { throw failure("takes one argument, got \(values.count)") }
-        return try number(values[0], above: minimum)
-    }
-
-    func integer(_ text: String, in range: PartialRangeFrom<Int>) throws(ServiceError) -> Int {
-        guard let value = Int(text), range.contains(value) else {
-            throw failure("'\(text)' is not a whole number of at least \(range.lowerBound)")
+        func count(atMost limit: Int) throws(ServiceError) {
+            if values.count > limit { throw failure("takes at most \(limit) arguments, got \(values.count)") }
         }
-        return value
-    }
 
-    func number(_ text: String, atLeast minimum: Double) throws(ServiceError) -> Double {
-        guard let value = Double(text), value.isFinite, value >= minimum else {
-            throw failure("'\(text)' is not a number of at least \(minimum)")
+        /// The one argument, converted by `convert`.
+        func single<T>(_ convert: (String) throws(ServiceError) -> T) throws(ServiceError) -> T {
+            guard values.count == 1 else { throw failure("takes one argument, got \(values.count)") }
+            return try convert(values[0])
         }
-        return value
-    }
 
-    func number(_ text: String, above minimum: Double) throws(ServiceError) -> Double {
-        guard let value = Double(text), value.isFinite, value > minimum else {
-            throw failure("'\(text)' is not a number above \(minimum)")
+        func singleInteger(atLeast minimum: Int) throws(ServiceError) -> Int {
+            guard values.count == 1 else { throw failure("takes one argument, got \(values.count)") }
+            return try integer(values[0], in: minimum...)
         }
-        return value
-    }
 
-    /// Go's `strconv.ParseBool` spellings, which imgproxy's URL builders write.
-    func boolean(_ text: String) throws(ServiceError) -> Bool {
-        switch text {
-        case "1", "t", "T", "true", "TRUE", "True": return true
-        case "0", "f", "F", "false", "FALSE", "False": return false
-        default: throw failure("'\(text)' is not a boolean (1, t, true, 0, f or false)")
+        func singleNumber(atLeast minimum: Double) throws(ServiceError) -> Double {
+            guard values.count == 1 else { throw failure("takes one argument, got \(values.count)") }
+            return try number(values[0], atLeast: minimum)
         }
-    }
 
-    func resizingType(_ text: String) throws(ServiceError) -> ProcessingOptions.ResizingType {
-        guard let type = ProcessingOptions.ResizingType(rawValue: text) else {
-            throw failure("'\(text)' is not fit, fill, fill-down, force or auto")
-        }
-        return type
-    }
-
-    /// 1…100, or 0 for the service's default.
-    func quality(_ text: String) throws(ServiceError) -> Int? {
-        guard let value = Int(text), (0...100).contains(value) else {
-            throw failure("'\(text)' is not a quality from 0 to 100")
-        }
-        return value == 0 ? nil : value
-    }
-
-    /// A positive byte budget, or 0 for none.
-    func maxBytes(_ text: String) throws(ServiceError) -> Int? {
-        let value = try integer(text, in: 0...)
-        return value == 0 ? nil : value
-    }
-
-    /// A format this service can write, by any of its extensions.
-    func format(_ text: String) throws(ServiceError) -> ImageFormat {
-        guard let format = OutputFormats.format(forExtension: text) else {
-            throw failure("'\(text)' is not a format this service writes (\(OutputFormats.names))")
-        }
-        return format
-    }
-
-    func rightAngle(_ text: String) throws(ServiceError) -> Int {
-        guard let value = Int(text), value % 90 == 0 else { throw failure("'\(text)' is not a multiple of 90") }
-        return ((value % 360) + 360) % 360
-    }
-
-    /// `type[:x[:y]]`, `fp:x:y` (0…1 each) or `sm` (no offsets, and only where allowed).
-    func gravity(_ arguments: [String], allowsSmart: Bool) throws(ServiceError) -> ProcessingOptions.Gravity {
-        guard let type = arguments.first, !type.isEmpty else { throw failure("needs a gravity type") }
-        switch type {
-        case "sm":
-            guard allowsSmart else { throw failure("smart gravity cannot place an extended image") }
-            guard arguments.count == 1 else { throw failure("smart gravity takes no offsets") }
-            return .smart
-        case "fp":
-            guard arguments.count == 3 else { throw failure("fp takes two coordinates, fp:x:y") }
-            let x = try number(arguments[1], atLeast: 0)
-            let y = try number(arguments[2], atLeast: 0)
-            guard x <= 1, y <= 1 else { throw failure("focus point coordinates must be within 0…1") }
-            return .focusPoint(x: x, y: y)
-        default:
-            guard let anchor = ProcessingOptions.Gravity.Anchor(rawValue: type) else {
-                throw failure("'\(type)' is not a gravity (ce, no, so, ea, we, noea, nowe, soea, sowe, fp, sm)")
+        func singleNumber(in range: ClosedRange<Double>) throws(ServiceError) -> Double {
+            guard values.count == 1 else { throw failure("takes one argument, got \(values.count)") }
+            guard let value = Double(values[0]), range.contains(value) else {
+                throw failure("'\(values[0])' is not a number within \(range.lowerBound)...\(range.upperBound)")
             }
-            guard arguments.count <= 3 else { throw failure("a gravity takes at most two offsets") }
-            let x = arguments.count > 1 && !arguments[1].isEmpty ? try offset(arguments[1]) : 0
-            let y = arguments.count > 2 && !arguments[2].isEmpty ? try offset(arguments[2]) : 0
-            return .anchored(anchor, x: x, y: y)
+            return value
         }
-    }
 
-    private func offset(_ text: String) throws(ServiceError) -> Double {
-        guard let value = Double(text), value.isFinite else { throw failure("'\(text)' is not an offset") }
-        return value
-    }
+        func singleNumber(above minimum: Double) throws(ServiceError) -> Double {
+            guard values.count == 1 else { throw failure("takes one argument, got \(values.count)") }
+            return try number(values[0], above: minimum)
+        }
 
-    /// `ex:enabled[:gravity[:x[:y]]]`.
-    func extend(_ arguments: [String]) throws(ServiceError) -> ProcessingOptions.Extend? {
-        guard arguments.count <= 4 else { throw failure("extend takes at most 4 arguments") }
-        guard let enabled = arguments.first, try boolean(enabled) else { return nil }
-        var extend = ProcessingOptions.Extend()
-        if arguments.count > 1 { extend.gravity = try gravity(Array(arguments[1...]), allowsSmart: false) }
-        return extend
-    }
-
-    /// `c:width[:height[:gravity…]]`: pixels, fractions below 1, or 0 for the whole side.
-    func crop() throws(ServiceError) -> ProcessingOptions.Crop {
-        guard !values.isEmpty, values.count <= 5 else { throw failure("takes 1 to 5 arguments") }
-        let width = try number(values[0], atLeast: 0)
-        let height = values.count > 1 && !values[1].isEmpty ? try number(values[1], atLeast: 0) : 0
-        let gravity = values.count > 2 ? try gravity(Array(values[2...]), allowsSmart: true) : nil
-        return ProcessingOptions.Crop(width: width, height: height, gravity: gravity)
-    }
-
-    /// `bg:RRGGBB` or `bg:R:G:B` (0…255 each); an empty argument turns it off.
-    func background() throws(ServiceError) -> RGBA8? {
-        switch values.count {
-        case 1:
-            return values[0].isEmpty ? nil : try hexColour(values[0])
-        case 3:
-            var channels: [UInt8] = []
-            for value in values {
-                guard let channel = UInt8(value) else { throw failure("'\(value)' is not a colour channel 0…255") }
-                channels.append(channel)
+        func integer(_ text: String, in range: PartialRangeFrom<Int>) throws(ServiceError) -> Int {
+            guard let value = Int(text), range.contains(value) else {
+                throw failure("'\(text)' is not a whole number of at least \(range.lowerBound)")
             }
-            return RGBA8(r: channels[0], g: channels[1], b: channels[2], a: 255)
-        default:
-            throw failure("takes a hex colour or three channels R:G:B")
+            return value
         }
-    }
 
-    /// `RRGGBB` or `RRGGBBAA`.
-    func hexColour(_ text: String) throws(ServiceError) -> RGBA8 {
-        let digits = text.hasPrefix("#") ? String(text.dropFirst()) : text
-        guard digits.count == 6 || digits.count == 8, let value = UInt32(digits, radix: 16) else {
-            throw failure("'\(text)' is not a colour RRGGBB or RRGGBBAA")
+        func number(_ text: String, atLeast minimum: Double) throws(ServiceError) -> Double {
+            guard let value = Double(text), value.isFinite, value >= minimum else {
+                throw failure("'\(text)' is not a number of at least \(minimum)")
+            }
+            return value
         }
-        let rgba = digits.count == 6 ? value << 8 | 0xFF : value
-        return RGBA8(
-            r: UInt8(rgba >> 24), g: UInt8((rgba >> 16) & 0xFF), b: UInt8((rgba >> 8) & 0xFF), a: UInt8(rgba & 0xFF))
-    }
 
-    /// `fn:name[:encoded]`: with `encoded` true, the name is base64url.
-    func filename() throws(ServiceError) -> String {
-        guard values.count == 1 || values.count == 2 else { throw failure("takes a name and an optional 'encoded'") }
-        guard values.count == 2, try boolean(values[1]) else { return values[0] }
-        guard let data = Data(base64URLEncoded: values[0]), let name = String(data: data, encoding: .utf8) else {
-            throw failure("the encoded file name is not base64url UTF-8")
+        func number(_ text: String, above minimum: Double) throws(ServiceError) -> Double {
+            guard let value = Double(text), value.isFinite, value > minimum else {
+                throw failure("'\(text)' is not a number above \(minimum)")
+            }
+            return value
         }
-        return name
+
+        /// Go's `strconv.ParseBool` spellings, which imgproxy's URL builders write.
+        func boolean(_ text: String) throws(ServiceError) -> Bool {
+            switch text {
+            case "1", "t", "T", "true", "TRUE", "True": return true
+            case "0", "f", "F", "false", "FALSE", "False": return false
+            default: throw failure("'\(text)' is not a boolean (1, t, true, 0, f or false)")
+            }
+        }
+
+        func resizingType(_ text: String) throws(ServiceError) -> ProcessingOptions.ResizingType {
+            guard let type = ProcessingOptions.ResizingType(rawValue: text) else {
+                throw failure("'\(text)' is not fit, fill, fill-down, force or auto")
+            }
+            return type
+        }
+
+        /// 1…100, or 0 for the service's default.
+        func quality(_ text: String) throws(ServiceError) -> Int? {
+            guard let value = Int(text), (0...100).contains(value) else {
+                throw failure("'\(text)' is not a quality from 0 to 100")
+            }
+            return value == 0 ? nil : value
+        }
+
+        /// A positive byte budget, or 0 for none.
+        func maxBytes(_ text: String) throws(ServiceError) -> Int? {
+            let value = try integer(text, in: 0...)
+            return value == 0 ? nil : value
+        }
+
+        /// A format this service can write, by any of its extensions.
+        func format(_ text: String) throws(ServiceError) -> ImageFormat {
+            guard let format = OutputFormats.format(forExtension: text) else {
+                throw failure("'\(text)' is not a format this service writes (\(OutputFormats.names))")
+            }
+            return format
+        }
+
+        func rightAngle(_ text: String) throws(ServiceError) -> Int {
+            guard let value = Int(text), value % 90 == 0 else { throw failure("'\(text)' is not a multiple of 90") }
+            return ((value % 360) + 360) % 360
+        }
+
+        /// `type[:x[:y]]`, `fp:x:y` (0…1 each) or `sm` (no offsets, and only where allowed).
+        func gravity(_ arguments: [String], allowsSmart: Bool) throws(ServiceError) -> ProcessingOptions.Gravity {
+            guard let type = arguments.first, !type.isEmpty else { throw failure("needs a gravity type") }
+            switch type {
+            case "sm":
+                guard allowsSmart else { throw failure("smart gravity cannot place an extended image") }
+                guard arguments.count == 1 else { throw failure("smart gravity takes no offsets") }
+                return .smart
+            case "fp":
+                guard arguments.count == 3 else { throw failure("fp takes two coordinates, fp:x:y") }
+                let x = try number(arguments[1], atLeast: 0)
+                let y = try number(arguments[2], atLeast: 0)
+                guard x <= 1, y <= 1 else { throw failure("focus point coordinates must be within 0…1") }
+                return .focusPoint(x: x, y: y)
+            default:
+                guard let anchor = ProcessingOptions.Gravity.Anchor(rawValue: type) else {
+                    throw failure("'\(type)' is not a gravity (ce, no, so, ea, we, noea, nowe, soea, sowe, fp, sm)")
+                }
+                guard arguments.count <= 3 else { throw failure("a gravity takes at most two offsets") }
+                let x = arguments.count > 1 && !arguments[1].isEmpty ? try offset(arguments[1]) : 0
+                let y = arguments.count > 2 && !arguments[2].isEmpty ? try offset(arguments[2]) : 0
+                return .anchored(anchor, x: x, y: y)
+            }
+        }
+
+        private func offset(_ text: String) throws(ServiceError) -> Double {
+            guard let value = Double(text), value.isFinite else { throw failure("'\(text)' is not an offset") }
+            return value
+        }
+
+        /// `ex:enabled[:gravity[:x[:y]]]`.
+        func extend(_ arguments: [String]) throws(ServiceError) -> ProcessingOptions.Extend? {
+            guard arguments.count <= 4 else { throw failure("extend takes at most 4 arguments") }
+            guard let enabled = arguments.first, try boolean(enabled) else { return nil }
+            var extend = ProcessingOptions.Extend()
+            if arguments.count > 1 { extend.gravity = try gravity(Array(arguments[1...]), allowsSmart: false) }
+            return extend
+        }
+
+        /// `c:width[:height[:gravity…]]`: pixels, fractions below 1, or 0 for the whole side.
+        func crop() throws(ServiceError) -> ProcessingOptions.Crop {
+            guard !values.isEmpty, values.count <= 5 else { throw failure("takes 1 to 5 arguments") }
+            let width = try number(values[0], atLeast: 0)
+            let height = values.count > 1 && !values[1].isEmpty ? try number(values[1], atLeast: 0) : 0
+            let gravity = values.count > 2 ? try gravity(Array(values[2...]), allowsSmart: true) : nil
+            return ProcessingOptions.Crop(width: width, height: height, gravity: gravity)
+        }
+
+        /// `bg:RRGGBB` or `bg:R:G:B` (0…255 each); an empty argument turns it off.
+        func background() throws(ServiceError) -> RGBA8? {
+            switch values.count {
+            case 1:
+                return values[0].isEmpty ? nil : try hexColour(values[0])
+            case 3:
+                var channels: [UInt8] = []
+                for value in values {
+                    guard let channel = UInt8(value) else { throw failure("'\(value)' is not a colour channel 0…255") }
+                    channels.append(channel)
+                }
+                return RGBA8(r: channels[0], g: channels[1], b: channels[2], a: 255)
+            default:
+                throw failure("takes a hex colour or three channels R:G:B")
+            }
+        }
+
+        /// `RRGGBB` or `RRGGBBAA`.
+        func hexColour(_ text: String) throws(ServiceError) -> RGBA8 {
+            let digits = text.hasPrefix("#") ? String(text.dropFirst()) : text
+            guard digits.count == 6 || digits.count == 8, let value = UInt32(digits, radix: 16) else {
+                throw failure("'\(text)' is not a colour RRGGBB or RRGGBBAA")
+            }
+            let rgba = digits.count == 6 ? value << 8 | 0xFF : value
+            return RGBA8(
+                r: UInt8(rgba >> 24), g: UInt8((rgba >> 16) & 0xFF), b: UInt8((rgba >> 8) & 0xFF), a: UInt8(rgba & 0xFF)
+            )
+        }
+
+        /// `fn:name[:encoded]`: with `encoded` true, the name is base64url.
+        func filename() throws(ServiceError) -> String {
+            guard values.count == 1 || values.count == 2 else {
+                throw failure("takes a name and an optional 'encoded'")
+            }
+            guard values.count == 2, try boolean(values[1]) else { return values[0] }
+            guard let data = Data(base64URLEncoded: values[0]), let name = String(data: data, encoding: .utf8) else {
+                throw failure("the encoded file name is not base64url UTF-8")
+            }
+            return name
+        }
     }
-}
+#endif

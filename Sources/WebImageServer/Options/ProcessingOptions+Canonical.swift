@@ -1,55 +1,57 @@
-import Foundation
-import WebImage
+#if Server
+    import Foundation
+    import WebImage
 
-extension ProcessingOptions {
-    /// The options that change the result's bytes, in one fixed order and spelling, defaults
-    /// left out: equal strings mean equal results, whatever names and order the URL used.
-    /// `expires`, `filename` and `return_attachment` shape only the response and are left out;
-    /// the format is part of the result key instead. The string parses back to the same options.
-    public var canonicalString: String {
-        var parts: [String] = []
-        func add(_ name: String, _ values: Any...) {
-            parts.append(([name] + values.map { "\($0)" }).joined(separator: ":"))
+    extension ProcessingOptions {
+        /// The options that change the result's bytes, in one fixed order and spelling, defaults
+        /// left out: equal strings mean equal results, whatever names and order the URL used.
+        /// `expires`, `filename` and `return_attachment` shape only the response and are left out;
+        /// the format is part of the result key instead. The string parses back to the same options.
+        public var canonicalString: String {
+            var parts: [String] = []
+            func add(_ name: String, _ values: Any...) {
+                parts.append(([name] + values.map { "\($0)" }).joined(separator: ":"))
+            }
+            add("rt", resizingType.rawValue)
+            if width != 0 || height != 0 { add("s", width, height) }
+            if dpr != 1 { add("dpr", dpr) }
+            if enlarge { add("el", 1) }
+            if let extend { add("ex", 1, extend.gravity.canonical) }
+            if gravity != .center { add("g", gravity.canonical) }
+            if let crop {
+                if let gravity = crop.gravity {
+                    add("c", crop.width, crop.height, gravity.canonical)
+                } else {
+                    add("c", crop.width, crop.height)
+                }
+            }
+            if let quality { add("q", quality) }
+            if let background { add("bg", background.hex) }
+            if blur != 0 { add("bl", blur) }
+            if sharpen != 0 { add("sh", sharpen) }
+            if rotate != 0 { add("rot", rotate) }
+            if !autoRotate { add("ar", 0) }
+            if !stripMetadata { add("sm", 0) }
+            if !stripColorProfile { add("scp", 0) }
+            if let maxBytes { add("mb", maxBytes) }
+            if let cacheBuster { add("cb", cacheBuster) }
+            if cornerRadius != 0 { add("wirc", cornerRadius) }
+            if let tint { add("witn", tint.hex) }
+            return parts.joined(separator: "/")
         }
-        add("rt", resizingType.rawValue)
-        if width != 0 || height != 0 { add("s", width, height) }
-        if dpr != 1 { add("dpr", dpr) }
-        if enlarge { add("el", 1) }
-        if let extend { add("ex", 1, extend.gravity.canonical) }
-        if gravity != .center { add("g", gravity.canonical) }
-        if let crop {
-            if let gravity = crop.gravity {
-                add("c", crop.width, crop.height, gravity.canonical)
-            } else {
-                add("c", crop.width, crop.height)
+    }
+
+    extension ProcessingOptions.Gravity {
+        var canonical: String {
+            switch self {
+            case .smart: "sm"
+            case .focusPoint(let x, let y): "fp:\(x):\(y)"
+            case .anchored(let anchor, let x, let y): "\(anchor.rawValue):\(x):\(y)"
             }
         }
-        if let quality { add("q", quality) }
-        if let background { add("bg", background.hex) }
-        if blur != 0 { add("bl", blur) }
-        if sharpen != 0 { add("sh", sharpen) }
-        if rotate != 0 { add("rot", rotate) }
-        if !autoRotate { add("ar", 0) }
-        if !stripMetadata { add("sm", 0) }
-        if !stripColorProfile { add("scp", 0) }
-        if let maxBytes { add("mb", maxBytes) }
-        if let cacheBuster { add("cb", cacheBuster) }
-        if cornerRadius != 0 { add("wirc", cornerRadius) }
-        if let tint { add("witn", tint.hex) }
-        return parts.joined(separator: "/")
     }
-}
 
-extension ProcessingOptions.Gravity {
-    var canonical: String {
-        switch self {
-        case .smart: "sm"
-        case .focusPoint(let x, let y): "fp:\(x):\(y)"
-        case .anchored(let anchor, let x, let y): "\(anchor.rawValue):\(x):\(y)"
-        }
+    extension RGBA8 {
+        var hex: String { String(format: "%02x%02x%02x%02x", r, g, b, a) }
     }
-}
-
-extension RGBA8 {
-    var hex: String { String(format: "%02x%02x%02x%02x", r, g, b, a) }
-}
+#endif

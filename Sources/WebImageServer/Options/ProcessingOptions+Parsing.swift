@@ -1,92 +1,115 @@
-import Foundation
-import WebImage
+#if Server
+    import Foundation
+    import WebImage
 
-extension ProcessingOptions {
-    /// Parses option segments (`name:arg:arg`) in order; a later option overrides an earlier
-    /// one. Every malformed or unknown option is a 400 naming it.
-    public init(segments: [String]) throws(ServiceError) {
-        self.init()
-        for segment in segments {
-            let parts = segment.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-            let name = parts[0]
-            guard let apply = Self.parsers[name] else {
-                throw .badRequest("unknown processing option '\(name)'")
+    extension ProcessingOptions {
+        /// Parses option segments (`name:arg:arg`) in order; a later option overrides an earlier
+        /// one. Every malformed or unknown option is a 400 naming it.
+        public init(segments: [String]) throws(ServiceError) {
+            self.init()
+            for segment in segments {
+                let parts = segment.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+                let name = parts[0]
+                guard let apply = Self.parsers[name] else {
+                    throw .badRequest("unknown processing option '\(name)'")
+                }
+                try apply(&self, OptionArguments(name: name, values: Array(parts.dropFirst())))
             }
-            try apply(&self, OptionArguments(name: name, values: Array(parts.dropFirst())))
+        }
+
+        /// Each option under its long and short names (and imgproxy's `ext` for `format`).
+        static let parsers:
+            [String: @Sendable (inout ProcessingOptions, OptionArguments) throws(ServiceError) -> Void] = {
+                let table:
+                    [([String], @Sendable (inout ProcessingOptions, OptionArguments) throws(ServiceError) -> Void)] = [
+                        (["resize", "rs"], { o, a throws(ServiceError) in try o.applyResize(a) }),
+                        (["size", "s"], { o, a throws(ServiceError) in try o.applySize(a, from: 0) }),
+                        (
+                            ["resizing_type", "rt"],
+                            { o, a throws(ServiceError) in o.resizingType = try a.single(a.resizingType) }
+                        ),
+                        (["width", "w"], { o, a throws(ServiceError) in o.width = try a.singleInteger(atLeast: 0) }),
+                        (["height", "h"], { o, a throws(ServiceError) in o.height = try a.singleInteger(atLeast: 0) }),
+                        (["dpr"], { o, a throws(ServiceError) in o.dpr = try a.singleNumber(above: 0) }),
+                        (["enlarge", "el"], { o, a throws(ServiceError) in o.enlarge = try a.single(a.boolean) }),
+                        (["extend", "ex"], { o, a throws(ServiceError) in o.extend = try a.extend(a.values) }),
+                        (
+                            ["gravity", "g"],
+                            { o, a throws(ServiceError) in o.gravity = try a.gravity(a.values, allowsSmart: true) }
+                        ),
+                        (["crop", "c"], { o, a throws(ServiceError) in o.crop = try a.crop() }),
+                        (["quality", "q"], { o, a throws(ServiceError) in o.quality = try a.single(a.quality) }),
+                        (["format", "f", "ext"], { o, a throws(ServiceError) in o.format = try a.single(a.format) }),
+                        (["background", "bg"], { o, a throws(ServiceError) in o.background = try a.background() }),
+                        (
+                            ["blur", "bl"],
+                            { o, a throws(ServiceError) in o.blur = try a.singleNumber(in: Self.filterSigmaRange) }
+                        ),
+                        (
+                            ["sharpen", "sh"],
+                            { o, a throws(ServiceError) in o.sharpen = try a.singleNumber(in: Self.filterSigmaRange) }
+                        ),
+                        (["rotate", "rot"], { o, a throws(ServiceError) in o.rotate = try a.single(a.rightAngle) }),
+                        (
+                            ["auto_rotate", "ar"],
+                            { o, a throws(ServiceError) in o.autoRotate = try a.single(a.boolean) }
+                        ),
+                        (
+                            ["strip_metadata", "sm"],
+                            { o, a throws(ServiceError) in o.stripMetadata = try a.single(a.boolean) }
+                        ),
+                        (
+                            ["strip_color_profile", "scp"],
+                            { o, a throws(ServiceError) in o.stripColorProfile = try a.single(a.boolean) }
+                        ),
+                        (["max_bytes", "mb"], { o, a throws(ServiceError) in o.maxBytes = try a.single(a.maxBytes) }),
+                        (
+                            ["cachebuster", "cb"],
+                            { o, a throws(ServiceError) in o.cacheBuster = a.values.joined(separator: ":") }
+                        ),
+                        (
+                            ["expires", "exp"],
+                            { o, a throws(ServiceError) in o.expires = try a.singleInteger(atLeast: Int.min) }
+                        ),
+                        (["filename", "fn"], { o, a throws(ServiceError) in o.filename = try a.filename() }),
+                        (
+                            ["return_attachment", "att"],
+                            { o, a throws(ServiceError) in o.returnAttachment = try a.single(a.boolean) }
+                        ),
+                        (
+                            ["wi_round_corner", "wirc"],
+                            { o, a throws(ServiceError) in o.cornerRadius = try a.singleNumber(atLeast: 0) }
+                        ),
+                        (["wi_tint", "witn"], { o, a throws(ServiceError) in o.tint = try a.single(a.hexColour) }),
+                    ]
+                var parsers:
+                    [String: @Sendable (inout ProcessingOptions, OptionArguments) throws(ServiceError) -> Void] = [:]
+                for (names, parser) in table {
+                    for name in names { parsers[name] = parser }
+                }
+                return parsers
+            }()
+
+        /// The sigmas `blur` and `sharpen` accept, in pixels. imgproxy accepts any number of at least
+        /// 0; here a sigma above the library's ``ImageBlurTransformer/maximumRadius`` (or not finite)
+        /// is a 400, since the blur refuses it.
+        static let filterSigmaRange = 0...ImageBlurTransformer.maximumRadius
+
+        /// `rs:type:width:height:enlarge:extend…`: every argument optional (empty keeps the default).
+        private mutating func applyResize(_ arguments: OptionArguments) throws(ServiceError) {
+            try arguments.count(atMost: 8)
+            if let type = arguments.values.first, !type.isEmpty { resizingType = try arguments.resizingType(type) }
+            try applySize(arguments, from: 1)
+        }
+
+        /// `s:width:height:enlarge:extend…` (or the same arguments of `rs` after its type).
+        private mutating func applySize(_ arguments: OptionArguments, from start: Int) throws(ServiceError) {
+            let values = Array(arguments.values.dropFirst(start))
+            try arguments.count(atMost: start + 7)
+            if values.count > 0, !values[0].isEmpty { width = try arguments.integer(values[0], in: 0...) }
+            if values.count > 1, !values[1].isEmpty { height = try arguments.integer(values[1], in: 0...) }
+            if values.count > 2, !values[2].isEmpty { enlarge = try arguments.boolean(values[2]) }
+            if values.count > 3, !values[3].isEmpty { extend = try arguments.extend(Array(values[3...])) }
         }
     }
-
-    /// Each option under its long and short names (and imgproxy's `ext` for `format`).
-    static let parsers: [String: @Sendable (inout ProcessingOptions, OptionArguments) throws(ServiceError) -> Void] = {
-        let table: [([String], @Sendable (inout ProcessingOptions, OptionArguments) throws(ServiceError) -> Void)] = [
-            (["resize", "rs"], { o, a throws(ServiceError) in try o.applyResize(a) }),
-            (["size", "s"], { o, a throws(ServiceError) in try o.applySize(a, from: 0) }),
-            (["resizing_type", "rt"], { o, a throws(ServiceError) in o.resizingType = try a.single(a.resizingType) }),
-            (["width", "w"], { o, a throws(ServiceError) in o.width = try a.singleInteger(atLeast: 0) }),
-            (["height", "h"], { o, a throws(ServiceError) in o.height = try a.singleInteger(atLeast: 0) }),
-            (["dpr"], { o, a throws(ServiceError) in o.dpr = try a.singleNumber(above: 0) }),
-            (["enlarge", "el"], { o, a throws(ServiceError) in o.enlarge = try a.single(a.boolean) }),
-            (["extend", "ex"], { o, a throws(ServiceError) in o.extend = try a.extend(a.values) }),
-            (
-                ["gravity", "g"],
-                { o, a throws(ServiceError) in o.gravity = try a.gravity(a.values, allowsSmart: true) }
-            ),
-            (["crop", "c"], { o, a throws(ServiceError) in o.crop = try a.crop() }),
-            (["quality", "q"], { o, a throws(ServiceError) in o.quality = try a.single(a.quality) }),
-            (["format", "f", "ext"], { o, a throws(ServiceError) in o.format = try a.single(a.format) }),
-            (["background", "bg"], { o, a throws(ServiceError) in o.background = try a.background() }),
-            (["blur", "bl"], { o, a throws(ServiceError) in o.blur = try a.singleNumber(in: Self.filterSigmaRange) }),
-            (
-                ["sharpen", "sh"],
-                { o, a throws(ServiceError) in o.sharpen = try a.singleNumber(in: Self.filterSigmaRange) }
-            ),
-            (["rotate", "rot"], { o, a throws(ServiceError) in o.rotate = try a.single(a.rightAngle) }),
-            (["auto_rotate", "ar"], { o, a throws(ServiceError) in o.autoRotate = try a.single(a.boolean) }),
-            (["strip_metadata", "sm"], { o, a throws(ServiceError) in o.stripMetadata = try a.single(a.boolean) }),
-            (
-                ["strip_color_profile", "scp"],
-                { o, a throws(ServiceError) in o.stripColorProfile = try a.single(a.boolean) }
-            ),
-            (["max_bytes", "mb"], { o, a throws(ServiceError) in o.maxBytes = try a.single(a.maxBytes) }),
-            (["cachebuster", "cb"], { o, a throws(ServiceError) in o.cacheBuster = a.values.joined(separator: ":") }),
-            (["expires", "exp"], { o, a throws(ServiceError) in o.expires = try a.singleInteger(atLeast: Int.min) }),
-            (["filename", "fn"], { o, a throws(ServiceError) in o.filename = try a.filename() }),
-            (
-                ["return_attachment", "att"],
-                { o, a throws(ServiceError) in o.returnAttachment = try a.single(a.boolean) }
-            ),
-            (
-                ["wi_round_corner", "wirc"],
-                { o, a throws(ServiceError) in o.cornerRadius = try a.singleNumber(atLeast: 0) }
-            ),
-            (["wi_tint", "witn"], { o, a throws(ServiceError) in o.tint = try a.single(a.hexColour) }),
-        ]
-        var parsers: [String: @Sendable (inout ProcessingOptions, OptionArguments) throws(ServiceError) -> Void] = [:]
-        for (names, parser) in table {
-            for name in names { parsers[name] = parser }
-        }
-        return parsers
-    }()
-
-    /// The sigmas `blur` and `sharpen` accept, in pixels. imgproxy accepts any number of at least
-    /// 0; here a sigma above the library's ``ImageBlurTransformer/maximumRadius`` (or not finite)
-    /// is a 400, since the blur refuses it.
-    static let filterSigmaRange = 0...ImageBlurTransformer.maximumRadius
-
-    /// `rs:type:width:height:enlarge:extend…`: every argument optional (empty keeps the default).
-    private mutating func applyResize(_ arguments: OptionArguments) throws(ServiceError) {
-        try arguments.count(atMost: 8)
-        if let type = arguments.values.first, !type.isEmpty { resizingType = try arguments.resizingType(type) }
-        try applySize(arguments, from: 1)
-    }
-
-    /// `s:width:height:enlarge:extend…` (or the same arguments of `rs` after its type).
-    private mutating func applySize(_ arguments: OptionArguments, from start: Int) throws(ServiceError) {
-        let values = Array(arguments.values.dropFirst(start))
-        try arguments.count(atMost: start + 7)
-        if values.count > 0, !values[0].isEmpty { width = try arguments.integer(values[0], in: 0...) }
-        if values.count > 1, !values[1].isEmpty { height = try arguments.integer(values[1], in: 0...) }
-        if values.count > 2, !values[2].isEmpty { enlarge = try arguments.boolean(values[2]) }
-        if values.count > 3, !values[3].isEmpty { extend = try arguments.extend(Array(values[3...])) }
-    }
-}
+#endif

@@ -1,118 +1,120 @@
-import WebImage
+#if Server
+    import WebImage
 
-/// What one request asks for, in imgproxy's terms: the parsed processing options.
-///
-/// Defaults are imgproxy's: fit, no size (the source's), centre gravity, no enlarging or
-/// extending, DPR 1, the service's quality, metadata stripped, orientation applied.
-public struct ProcessingOptions: Sendable, Equatable {
-    /// How the image is fitted to ``width`` × ``height``.
-    public enum ResizingType: String, Sendable, CaseIterable {
-        /// Inside the box, keeping the aspect ratio.
-        case fit
-        /// Cover the box, keeping the aspect ratio, then crop to it by ``gravity``.
-        case fill
-        /// As fill, but when the image is smaller than the box (and may not be enlarged) the
-        /// crop keeps the box's aspect ratio inside the image.
-        case fillDown = "fill-down"
-        /// Exactly the box, ignoring the aspect ratio.
-        case force
-        /// Fill when the image and the box are both landscape or both portrait, else fit.
-        case auto
-    }
-
-    /// Where a crop is taken from, or where an extended image sits.
-    public enum Gravity: Sendable, Equatable {
-        /// An edge, a corner or the centre, moved inward by an offset: pixels when its magnitude
-        /// is 1 or more (times the DPR), else a fraction of the image's side. Offsets are any
-        /// finite number; one that would move the region off the image puts it against the far
-        /// edge, as imgproxy does.
-        case anchored(Anchor, x: Double, y: Double)
-        /// The point at fractions `x`, `y` of the image (0…1) becomes the centre of the crop.
-        case focusPoint(x: Double, y: Double)
-        /// The most detailed region (by local entropy).
-        case smart
-
-        /// imgproxy's nine gravity names.
-        public enum Anchor: String, Sendable, CaseIterable {
-            case center = "ce"
-            case north = "no"
-            case south = "so"
-            case east = "ea"
-            case west = "we"
-            case northEast = "noea"
-            case northWest = "nowe"
-            case southEast = "soea"
-            case southWest = "sowe"
+    /// What one request asks for, in imgproxy's terms: the parsed processing options.
+    ///
+    /// Defaults are imgproxy's: fit, no size (the source's), centre gravity, no enlarging or
+    /// extending, DPR 1, the service's quality, metadata stripped, orientation applied.
+    public struct ProcessingOptions: Sendable, Equatable {
+        /// How the image is fitted to ``width`` × ``height``.
+        public enum ResizingType: String, Sendable, CaseIterable {
+            /// Inside the box, keeping the aspect ratio.
+            case fit
+            /// Cover the box, keeping the aspect ratio, then crop to it by ``gravity``.
+            case fill
+            /// As fill, but when the image is smaller than the box (and may not be enlarged) the
+            /// crop keeps the box's aspect ratio inside the image.
+            case fillDown = "fill-down"
+            /// Exactly the box, ignoring the aspect ratio.
+            case force
+            /// Fill when the image and the box are both landscape or both portrait, else fit.
+            case auto
         }
 
-        public static let center = Gravity.anchored(.center, x: 0, y: 0)
-    }
+        /// Where a crop is taken from, or where an extended image sits.
+        public enum Gravity: Sendable, Equatable {
+            /// An edge, a corner or the centre, moved inward by an offset: pixels when its magnitude
+            /// is 1 or more (times the DPR), else a fraction of the image's side. Offsets are any
+            /// finite number; one that would move the region off the image puts it against the far
+            /// edge, as imgproxy does.
+            case anchored(Anchor, x: Double, y: Double)
+            /// The point at fractions `x`, `y` of the image (0…1) becomes the centre of the crop.
+            case focusPoint(x: Double, y: Double)
+            /// The most detailed region (by local entropy).
+            case smart
 
-    /// A crop of the source before resizing: each side in pixels (1 or more), as a fraction of
-    /// the source (below 1), or the whole side (0). Sides are finite and at least 0; one larger
-    /// than the source takes the whole side, as imgproxy does.
-    public struct Crop: Sendable, Equatable {
-        public var width: Double
-        public var height: Double
-        /// Nil: the main ``ProcessingOptions/gravity``.
-        public var gravity: Gravity?
-    }
+            /// imgproxy's nine gravity names.
+            public enum Anchor: String, Sendable, CaseIterable {
+                case center = "ce"
+                case north = "no"
+                case south = "so"
+                case east = "ea"
+                case west = "we"
+                case northEast = "noea"
+                case northWest = "nowe"
+                case southEast = "soea"
+                case southWest = "sowe"
+            }
 
-    /// Extending the result to the requested size when it is smaller.
-    public struct Extend: Sendable, Equatable {
+            public static let center = Gravity.anchored(.center, x: 0, y: 0)
+        }
+
+        /// A crop of the source before resizing: each side in pixels (1 or more), as a fraction of
+        /// the source (below 1), or the whole side (0). Sides are finite and at least 0; one larger
+        /// than the source takes the whole side, as imgproxy does.
+        public struct Crop: Sendable, Equatable {
+            public var width: Double
+            public var height: Double
+            /// Nil: the main ``ProcessingOptions/gravity``.
+            public var gravity: Gravity?
+        }
+
+        /// Extending the result to the requested size when it is smaller.
+        public struct Extend: Sendable, Equatable {
+            public var gravity: Gravity = .center
+        }
+
+        public var resizingType: ResizingType = .fit
+        /// Target width in pixels before ``dpr``, 0 or more; 0 means derived from the height and the
+        /// aspect ratio.
+        public var width = 0
+        /// Target height in pixels before ``dpr``, 0 or more; 0 means derived from the width and the
+        /// aspect ratio.
+        public var height = 0
+        /// Multiplies the target size and pixel offsets (`dpr:2` for a 2x screen); finite and above 0.
+        public var dpr: Double = 1
+        /// Allow the result to be larger than the source.
+        public var enlarge = false
+        /// Extend a smaller result to the requested size (nil: off).
+        public var extend: Extend?
         public var gravity: Gravity = .center
+        public var crop: Crop?
+        /// 1…100; nil: the service's default for the output format.
+        public var quality: Int?
+        /// The output format; nil: negotiated from `Accept`, else the source's.
+        public var format: ImageFormat?
+        /// Flatten transparency onto this colour (nil: keep alpha where the format has it; JPEG
+        /// composites onto white).
+        public var background: RGBA8?
+        /// Gaussian blur sigma in pixels, 0…1000 (``ImageBlurTransformer/maximumRadius``); 0 is off.
+        public var blur: Double = 0
+        /// Unsharp-mask sigma in pixels, 0…1000; 0 is off.
+        public var sharpen: Double = 0
+        /// A multiple of 90 degrees, clockwise.
+        public var rotate = 0
+        /// Apply the EXIF orientation (`auto_rotate`); the tag is dropped either way.
+        public var autoRotate = true
+        /// Drop EXIF and XMP from the result (an ICC profile stays with unconverted pixels).
+        public var stripMetadata = true
+        /// Convert pixels with an embedded ICC profile to sRGB and drop the profile
+        /// (`strip_color_profile`, imgproxy's default); `scp:0` keeps the pixels and their profile.
+        public var stripColorProfile = true
+        /// Lower the quality until the result takes at most this many bytes (lossy formats).
+        public var maxBytes: Int?
+        /// Changes the URL (and so every cache key) without changing the image.
+        public var cacheBuster: String?
+        /// A Unix time after which the URL answers 404.
+        public var expires: Int?
+        /// The file name offered in `Content-Disposition`.
+        public var filename: String?
+        /// `Content-Disposition: attachment` rather than `inline`.
+        public var returnAttachment = false
+        /// Ours: round the corners by this radius in pixels, finite and at least 0 (the library's
+        /// round-corner transformer, which clamps it to half the shorter side).
+        public var cornerRadius: Double = 0
+        /// Ours: tint with this colour (the library's tint transformer).
+        public var tint: RGBA8?
+
+        public init() {}
     }
-
-    public var resizingType: ResizingType = .fit
-    /// Target width in pixels before ``dpr``, 0 or more; 0 means derived from the height and the
-    /// aspect ratio.
-    public var width = 0
-    /// Target height in pixels before ``dpr``, 0 or more; 0 means derived from the width and the
-    /// aspect ratio.
-    public var height = 0
-    /// Multiplies the target size and pixel offsets (`dpr:2` for a 2x screen); finite and above 0.
-    public var dpr: Double = 1
-    /// Allow the result to be larger than the source.
-    public var enlarge = false
-    /// Extend a smaller result to the requested size (nil: off).
-    public var extend: Extend?
-    public var gravity: Gravity = .center
-    public var crop: Crop?
-    /// 1…100; nil: the service's default for the output format.
-    public var quality: Int?
-    /// The output format; nil: negotiated from `Accept`, else the source's.
-    public var format: ImageFormat?
-    /// Flatten transparency onto this colour (nil: keep alpha where the format has it; JPEG
-    /// composites onto white).
-    public var background: RGBA8?
-    /// Gaussian blur sigma in pixels, 0…1000 (``ImageBlurTransformer/maximumRadius``); 0 is off.
-    public var blur: Double = 0
-    /// Unsharp-mask sigma in pixels, 0…1000; 0 is off.
-    public var sharpen: Double = 0
-    /// A multiple of 90 degrees, clockwise.
-    public var rotate = 0
-    /// Apply the EXIF orientation (`auto_rotate`); the tag is dropped either way.
-    public var autoRotate = true
-    /// Drop EXIF and XMP from the result (an ICC profile stays with unconverted pixels).
-    public var stripMetadata = true
-    /// Convert pixels with an embedded ICC profile to sRGB and drop the profile
-    /// (`strip_color_profile`, imgproxy's default); `scp:0` keeps the pixels and their profile.
-    public var stripColorProfile = true
-    /// Lower the quality until the result takes at most this many bytes (lossy formats).
-    public var maxBytes: Int?
-    /// Changes the URL (and so every cache key) without changing the image.
-    public var cacheBuster: String?
-    /// A Unix time after which the URL answers 404.
-    public var expires: Int?
-    /// The file name offered in `Content-Disposition`.
-    public var filename: String?
-    /// `Content-Disposition: attachment` rather than `inline`.
-    public var returnAttachment = false
-    /// Ours: round the corners by this radius in pixels, finite and at least 0 (the library's
-    /// round-corner transformer, which clamps it to half the shorter side).
-    public var cornerRadius: Double = 0
-    /// Ours: tint with this colour (the library's tint transformer).
-    public var tint: RGBA8?
-
-    public init() {}
-}
+#endif

@@ -1,53 +1,55 @@
-import WebImage
+#if Server
+    import WebImage
 
-/// Where a region of one size goes inside a container of another, by a ``ProcessingOptions/Gravity``.
-enum GravityPlacement {
-    /// The top-left corner of `region` inside `container` (crop: the region is smaller;
-    /// extend: the container is the canvas and the region the image). Offsets of magnitude 1 or
-    /// more are pixels times `pixelScale`; smaller ones are fractions of the container's side.
-    /// Anchored offsets point inward from their edge. The result keeps the region inside the
-    /// container when it fits. Smart gravity needs the pixels (`bitmap`); without them it centres.
-    static func origin(
-        of region: PixelSize, in container: PixelSize, gravity: ProcessingOptions.Gravity,
-        pixelScale: Double = 1, bitmap: ImageBitmap? = nil
-    ) -> (x: Int, y: Int) {
-        let spareX = container.width - region.width
-        let spareY = container.height - region.height
-        var x: Double
-        var y: Double
-        switch gravity {
-        case .smart:
-            guard let bitmap, spareX >= 0, spareY >= 0 else { return (spareX / 2, spareY / 2) }
-            let found = SmartCrop.region(of: region, in: bitmap)
-            return (found.x, found.y)
-        case .focusPoint(let fx, let fy):
-            x = fx * Double(container.width) - Double(region.width) / 2
-            y = fy * Double(container.height) - Double(region.height) / 2
-        case .anchored(let anchor, let ox, let oy):
-            let dx = offset(ox, side: container.width, scale: pixelScale)
-            let dy = offset(oy, side: container.height, scale: pixelScale)
-            switch anchor {
-            case .west, .northWest, .southWest: x = dx
-            case .east, .northEast, .southEast: x = Double(spareX) - dx
-            case .center, .north, .south: x = Double(spareX) / 2 + dx
+    /// Where a region of one size goes inside a container of another, by a ``ProcessingOptions/Gravity``.
+    enum GravityPlacement {
+        /// The top-left corner of `region` inside `container` (crop: the region is smaller;
+        /// extend: the container is the canvas and the region the image). Offsets of magnitude 1 or
+        /// more are pixels times `pixelScale`; smaller ones are fractions of the container's side.
+        /// Anchored offsets point inward from their edge. The result keeps the region inside the
+        /// container when it fits. Smart gravity needs the pixels (`bitmap`); without them it centres.
+        static func origin(
+            of region: PixelSize, in container: PixelSize, gravity: ProcessingOptions.Gravity,
+            pixelScale: Double = 1, bitmap: ImageBitmap? = nil
+        ) -> (x: Int, y: Int) {
+            let spareX = container.width - region.width
+            let spareY = container.height - region.height
+            var x: Double
+            var y: Double
+            switch gravity {
+            case .smart:
+                guard let bitmap, spareX >= 0, spareY >= 0 else { return (spareX / 2, spareY / 2) }
+                let found = SmartCrop.region(of: region, in: bitmap)
+                return (found.x, found.y)
+            case .focusPoint(let fx, let fy):
+                x = fx * Double(container.width) - Double(region.width) / 2
+                y = fy * Double(container.height) - Double(region.height) / 2
+            case .anchored(let anchor, let ox, let oy):
+                let dx = offset(ox, side: container.width, scale: pixelScale)
+                let dy = offset(oy, side: container.height, scale: pixelScale)
+                switch anchor {
+                case .west, .northWest, .southWest: x = dx
+                case .east, .northEast, .southEast: x = Double(spareX) - dx
+                case .center, .north, .south: x = Double(spareX) / 2 + dx
+                }
+                switch anchor {
+                case .north, .northWest, .northEast: y = dy
+                case .south, .southWest, .southEast: y = Double(spareY) - dy
+                case .center, .west, .east: y = Double(spareY) / 2 + dy
+                }
             }
-            switch anchor {
-            case .north, .northWest, .northEast: y = dy
-            case .south, .southWest, .southEast: y = Double(spareY) - dy
-            case .center, .west, .east: y = Double(spareY) / 2 + dy
-            }
+            return (clamp(x, spare: spareX), clamp(y, spare: spareY))
         }
-        return (clamp(x, spare: spareX), clamp(y, spare: spareY))
-    }
 
-    private static func offset(_ value: Double, side: Int, scale: Double) -> Double {
-        abs(value) >= 1 ? value * scale : value * Double(side)
-    }
+        private static func offset(_ value: Double, side: Int, scale: Double) -> Double {
+            abs(value) >= 1 ? value * scale : value * Double(side)
+        }
 
-    /// Within 0…spare (or spare…0 when the region is larger, as when extending). An offset too
-    /// large for any image (an infinite product included) lands on the far edge; NaN on the near one.
-    private static func clamp(_ value: Double, spare: Int) -> Int {
-        let rounded = Int(clamping: value, rounding: .down)
-        return spare >= 0 ? min(max(rounded, 0), spare) : max(min(rounded, 0), spare)
+        /// Within 0…spare (or spare…0 when the region is larger, as when extending). An offset too
+        /// large for any image (an infinite product included) lands on the far edge; NaN on the near one.
+        private static func clamp(_ value: Double, spare: Int) -> Int {
+            let rounded = Int(clamping: value, rounding: .down)
+            return spare >= 0 ? min(max(rounded, 0), spare) : max(min(rounded, 0), spare)
+        }
     }
-}
+#endif

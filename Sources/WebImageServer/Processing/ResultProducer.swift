@@ -1,152 +1,164 @@
-import Foundation
-import Tracing
-import WebImage
+#if Server
+    import Foundation
+    import Tracing
+    import WebImage
 
-/// Source bytes to result bytes, in two steps: ``prepare(_:format:)`` reads the header and plans
-/// (cheap, no pixels), and either passes the source through (nothing to change) or hands back
-/// what ``produce(_:)`` needs to decode no larger than the plan needs, process every frame and
-/// encode (the CPU work, which the service runs on its processing threads).
-package struct ResultProducer: Sendable {
-    let configuration: ServiceConfiguration
-    let options: ProcessingOptions
-    /// The `decode`, `process` and `encode` spans, under `traceParent` (they may run on another thread).
-    let tracing: ServiceTracing
-    let traceParent: ServiceContext?
+    /// Source bytes to result bytes, in two steps: ``prepare(_:format:)`` reads the header and plans
+    /// (cheap, no pixels), and either passes the source through (nothing to change) or hands back
+    /// what ``produce(_:)`` needs to decode no larger than the plan needs, process every frame and
+    /// encode (the CPU work, which the service runs on its processing threads).
+    @_spi(Internals) public struct ResultProducer: Sendable {
+        let configuration: ServiceConfiguration
+        let options: ProcessingOptions
+        /// The `decode`, `process` and `encode` spans, under `traceParent` (they may run on another thread).
+        let tracing: ServiceTracing
+        let traceParent: ServiceContext?
 
-    package init(
-        configuration: ServiceConfiguration, options: ProcessingOptions,
-        tracing: ServiceTracing = ServiceTracing(tracer: nil), traceParent: ServiceContext? = nil
-    ) {
-        self.configuration = configuration
-        self.options = options
-        self.tracing = tracing
-        self.traceParent = traceParent
-    }
-
-    /// What reading the header decided: the source's own bytes are the result, or they are to
-    /// be processed.
-    package enum Preparation: Sendable {
-        case passThrough(ProcessedResult)
-        case process(Prepared)
-    }
-
-    /// A source to process: its bytes, header and plan, and the format to write.
-    package struct Prepared: Sendable {
-        let data: Data
-        let info: ImageInfo
-        let plan: ProcessingPlan
-        let requested: ImageFormat?
-        /// Pixels of the source as stored, a frame: what decoding it costs, roughly.
-        package var sourcePixels: Int { PixelSize(width: info.width, height: info.height).pixelCount }
-    }
-
-    /// Reads `data`'s header and plans; throws for a source over the limits or options that do
-    /// not fit it.
-    package func prepare(_ data: Data, format requested: ImageFormat?) throws(ServiceError) -> Preparation {
-        do {
-            let info = try ImageCodersManager.shared.imageInfo(for: data)
-            let shown =
-                options.autoRotate
-                ? PixelSize(width: info.width, height: info.height)
-                : (info.orientation.swapsDimensions
-                    ? PixelSize(width: info.height, height: info.width)
-                    : PixelSize(width: info.width, height: info.height))
-            guard shown.pixelCount <= configuration.maxSourcePixels else {
-                throw WebImageError.imageTooLarge(
-                    width: shown.width, height: shown.height, limit: configuration.maxSourcePixels)
-            }
-            guard info.frameCount <= configuration.maxAnimationFrames else {
-                throw ServiceError.unprocessable(
-                    "the source has \(info.frameCount) frames, above the limit of \(configuration.maxAnimationFrames)")
-            }
-            let plan = try ProcessingPlan(source: shown, options: options)
-            if passesThrough(data, info: info, plan: plan, requested: requested) {
-                return .passThrough(
-                    ProcessedResult(data: data, contentType: info.format.mimeType ?? "application/octet-stream"))
-            }
-            return .process(Prepared(data: data, info: info, plan: plan, requested: requested))
-        } catch {
-            throw Self.serviceError(error)
+        package init(
+            configuration: ServiceConfiguration, options: ProcessingOptions,
+            tracing: ServiceTracing = ServiceTracing(tracer: nil), traceParent: ServiceContext? = nil
+        ) {
+            self.configuration = configuration
+            self.options = options
+            self.tracing = tracing
+            self.traceParent = traceParent
         }
-    }
 
-    /// Decodes, processes and encodes a prepared source.
-    package func produce(_ prepared: Prepared) throws(ServiceError) -> ProcessedResult {
-        do {
-            let coders = ImageCodersManager.shared
-            // Kept orientation: the decoder reads the size box as shown, so turn it too.
-            let swapsBox = !options.autoRotate && prepared.info.orientation.swapsDimensions
-            let image = try tracing.span("decode", parent: traceParent) { () throws(WebImageError) in
-                try coders.decode(prepared.data, options: decodeOptions(prepared.plan, swapsBox: swapsBox))
-            }
-            let processed = try tracing.span("process", parent: traceParent) { () throws(WebImageError) in
-                try ImageProcessor(options: options, plan: prepared.plan).transformedImage(
-                    image, forKey: "", animated: true, maxAnimationByteCount: configuration.maxAnimationBytes)
-            }
-            let format =
-                prepared.requested ?? OutputFormats.fallback(source: prepared.info.format, hasAlpha: processed.hasAlpha)
-            let bytes = try tracing.span("encode", parent: traceParent) { () throws(WebImageError) in
-                try coders.encode(processed, as: format, options: encodeOptions(format))
-            }
-            return ProcessedResult(data: bytes, contentType: format.mimeType ?? "application/octet-stream")
-        } catch {
-            throw Self.serviceError(error)
+        /// A producer with no tracing, for the fuzzer, which makes results outside a service.
+        @_spi(Internals) public init(untracedWith configuration: ServiceConfiguration, options: ProcessingOptions) {
+            self.init(configuration: configuration, options: options)
         }
-    }
 
-    /// Both steps on the calling thread.
-    package func produce(from data: Data, format requested: ImageFormat?) throws(ServiceError) -> ProcessedResult {
-        switch try prepare(data, format: requested) {
-        case .passThrough(let result): return result
-        case .process(let prepared): return try produce(prepared)
+        /// What reading the header decided: the source's own bytes are the result, or they are to
+        /// be processed.
+        package enum Preparation: Sendable {
+            case passThrough(ProcessedResult)
+            case process(Prepared)
         }
-    }
 
-    private static func serviceError(_ error: any Error) -> ServiceError {
-        switch error {
-        case let error as ServiceError: error
-        case let error as WebImageError: ServiceErrorMapping.map(error)
-        default: .internalError("processing failed")
+        /// A source to process: its bytes, header and plan, and the format to write.
+        package struct Prepared: Sendable {
+            let data: Data
+            let info: ImageInfo
+            let plan: ProcessingPlan
+            let requested: ImageFormat?
+            /// Pixels of the source as stored, a frame: what decoding it costs, roughly.
+            package var sourcePixels: Int { PixelSize(width: info.width, height: info.height).pixelCount }
         }
-    }
 
-    /// Whether the source's own bytes are the result: the same format, upright, nothing to
-    /// crop, scale, filter, re-encode or strip. They are sent without being decoded.
-    private func passesThrough(_ data: Data, info: ImageInfo, plan: ProcessingPlan, requested: ImageFormat?) -> Bool {
-        let format = requested ?? OutputFormats.fallback(source: info.format, hasAlpha: info.hasAlpha)
-        guard format == info.format, info.orientation == .up else { return false }
-        guard plan.cropSize == plan.rotatedSource, plan.scaledSize == plan.rotatedSource,
-            plan.resultSize == plan.rotatedSource, plan.extendedSize(options) == plan.resultSize
-        else { return false }
-        guard options.rotate == 0, options.blur == 0, options.sharpen == 0, options.background == nil,
-            options.cornerRadius == 0, options.tint == nil, options.quality == nil, options.maxBytes == nil
-        else { return false }
-        if options.stripColorProfile, let profile = MetadataProbe.iccProfile(in: data),
-            !ColorManagement.isSRGB(profile)
+        /// Reads `data`'s header and plans; throws for a source over the limits or options that do
+        /// not fit it.
+        package func prepare(_ data: Data, format requested: ImageFormat?) throws(ServiceError) -> Preparation {
+            do {
+                let info = try ImageCodersManager.shared.imageInfo(for: data)
+                let shown =
+                    options.autoRotate
+                    ? PixelSize(width: info.width, height: info.height)
+                    : (info.orientation.swapsDimensions
+                        ? PixelSize(width: info.height, height: info.width)
+                        : PixelSize(width: info.width, height: info.height))
+                guard shown.pixelCount <= configuration.maxSourcePixels else {
+                    throw WebImageError.imageTooLarge(
+                        width: shown.width, height: shown.height, limit: configuration.maxSourcePixels)
+                }
+                guard info.frameCount <= configuration.maxAnimationFrames else {
+                    throw ServiceError.unprocessable(
+                        "the source has \(info.frameCount) frames, above the limit of \(configuration.maxAnimationFrames)"
+                    )
+                }
+                let plan = try ProcessingPlan(source: shown, options: options)
+                if passesThrough(data, info: info, plan: plan, requested: requested) {
+                    return .passThrough(
+                        ProcessedResult(data: data, contentType: info.format.mimeType ?? "application/octet-stream"))
+                }
+                return .process(Prepared(data: data, info: info, plan: plan, requested: requested))
+            } catch {
+                throw Self.serviceError(error)
+            }
+        }
+
+        /// Decodes, processes and encodes a prepared source.
+        package func produce(_ prepared: Prepared) throws(ServiceError) -> ProcessedResult {
+            do {
+                let coders = ImageCodersManager.shared
+                // Kept orientation: the decoder reads the size box as shown, so turn it too.
+                let swapsBox = !options.autoRotate && prepared.info.orientation.swapsDimensions
+                let image = try tracing.span("decode", parent: traceParent) { () throws(WebImageError) in
+                    try coders.decode(prepared.data, options: decodeOptions(prepared.plan, swapsBox: swapsBox))
+                }
+                let processed = try tracing.span("process", parent: traceParent) { () throws(WebImageError) in
+                    try ImageProcessor(options: options, plan: prepared.plan).transformedImage(
+                        image, forKey: "", animated: true, maxAnimationByteCount: configuration.maxAnimationBytes)
+                }
+                let format =
+                    prepared.requested
+                    ?? OutputFormats.fallback(source: prepared.info.format, hasAlpha: processed.hasAlpha)
+                let bytes = try tracing.span("encode", parent: traceParent) { () throws(WebImageError) in
+                    try coders.encode(processed, as: format, options: encodeOptions(format))
+                }
+                return ProcessedResult(data: bytes, contentType: format.mimeType ?? "application/octet-stream")
+            } catch {
+                throw Self.serviceError(error)
+            }
+        }
+
+        /// Both steps on the calling thread.
+        @_spi(Internals) public func produce(from data: Data, format requested: ImageFormat?) throws(ServiceError)
+            -> ProcessedResult
         {
-            return false
+            switch try prepare(data, format: requested) {
+            case .passThrough(let result): return result
+            case .process(let prepared): return try produce(prepared)
+            }
         }
-        return !options.stripMetadata || MetadataProbe.kinds(in: data).isDisjoint(with: [.exif, .xmp])
-    }
 
-    private func decodeOptions(_ plan: ProcessingPlan, swapsBox: Bool) -> ImageDecodeOptions {
-        var decode = ImageDecodeOptions()
-        decode.maxPixelCount = configuration.maxSourcePixels
-        decode.maxAnimationByteCount = configuration.maxAnimationBytes
-        decode.applyOrientation = options.autoRotate
-        decode.readMetadata = options.stripMetadata ? [.iccProfile] : .all
-        decode.convertToSRGB = options.stripColorProfile
-        let turned = options.rotate == 90 || options.rotate == 270
-        if let size = plan.decodeSize(turned: turned != swapsBox) { decode.thumbnailPixelSize = size }
-        return decode
-    }
+        private static func serviceError(_ error: any Error) -> ServiceError {
+            switch error {
+            case let error as ServiceError: error
+            case let error as WebImageError: ServiceErrorMapping.map(error)
+            default: .internalError("processing failed")
+            }
+        }
 
-    private func encodeOptions(_ format: ImageFormat) -> ImageEncodeOptions {
-        var encode = ImageEncodeOptions()
-        encode.compressionQuality = Double(options.quality ?? configuration.quality(for: format)) / 100
-        encode.keptMetadata = options.stripMetadata ? [.iccProfile] : .all
-        encode.maxFileSize = options.maxBytes
-        encode.backgroundColor = options.background ?? .white
-        return encode
+        /// Whether the source's own bytes are the result: the same format, upright, nothing to
+        /// crop, scale, filter, re-encode or strip. They are sent without being decoded.
+        private func passesThrough(_ data: Data, info: ImageInfo, plan: ProcessingPlan, requested: ImageFormat?) -> Bool
+        {
+            let format = requested ?? OutputFormats.fallback(source: info.format, hasAlpha: info.hasAlpha)
+            guard format == info.format, info.orientation == .up else { return false }
+            guard plan.cropSize == plan.rotatedSource, plan.scaledSize == plan.rotatedSource,
+                plan.resultSize == plan.rotatedSource, plan.extendedSize(options) == plan.resultSize
+            else { return false }
+            guard options.rotate == 0, options.blur == 0, options.sharpen == 0, options.background == nil,
+                options.cornerRadius == 0, options.tint == nil, options.quality == nil, options.maxBytes == nil
+            else { return false }
+            if options.stripColorProfile, let profile = MetadataProbe.iccProfile(in: data),
+                !ColorManagement.isSRGB(profile)
+            {
+                return false
+            }
+            return !options.stripMetadata || MetadataProbe.kinds(in: data).isDisjoint(with: [.exif, .xmp])
+        }
+
+        private func decodeOptions(_ plan: ProcessingPlan, swapsBox: Bool) -> ImageDecodeOptions {
+            var decode = ImageDecodeOptions()
+            decode.maxPixelCount = configuration.maxSourcePixels
+            decode.maxAnimationByteCount = configuration.maxAnimationBytes
+            decode.applyOrientation = options.autoRotate
+            decode.readMetadata = options.stripMetadata ? [.iccProfile] : .all
+            decode.convertToSRGB = options.stripColorProfile
+            let turned = options.rotate == 90 || options.rotate == 270
+            if let size = plan.decodeSize(turned: turned != swapsBox) { decode.thumbnailPixelSize = size }
+            return decode
+        }
+
+        private func encodeOptions(_ format: ImageFormat) -> ImageEncodeOptions {
+            var encode = ImageEncodeOptions()
+            encode.compressionQuality = Double(options.quality ?? configuration.quality(for: format)) / 100
+            encode.keptMetadata = options.stripMetadata ? [.iccProfile] : .all
+            encode.maxFileSize = options.maxBytes
+            encode.backgroundColor = options.background ?? .white
+            return encode
+        }
     }
-}
+#endif

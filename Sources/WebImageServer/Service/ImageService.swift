@@ -1,244 +1,249 @@
-import Foundation
-import Logging
-import WebImage
+#if Server
+    import Foundation
+    import Logging
+    import WebImage
 
-/// The image service behind `webimage serve`: answers imgproxy-style URLs with processed
-/// images, independent of the HTTP server in front of it.
-///
-/// A request flows: path → signature → options → result cache (memory, then disk, then S3) → (one run per
-/// result key, shared by identical concurrent requests: source cache or download → header and
-/// plan → a place in the processing queue → decode at the size the processing needs, process and
-/// encode on the CPU threads → store) → conditional response.
-///
-/// **Admission.** Results are made by at most ``ServiceConfiguration/workers`` runs at once, on
-/// ``ThreadPoolExecutor/cpu``'s threads (never on Swift's cooperative pool or the network
-/// threads, which keep the network and the timers). Runs wait in one ``SlotQueue``, bounded in length (429 beyond it) and in time
-/// (503 after ``ServiceConfiguration/queueTimeout``). Sources of
-/// ``ServiceConfiguration/largeSourcePixels`` or more wait in a lane of their own that may hold
-/// at most ``ServiceConfiguration/largeSourceWorkers`` workers, so that huge images can never
-/// take every worker from small ones: a thumbnail waits at most for another small one.
-public final class ImageService: Sendable {
-    public let configuration: ServiceConfiguration
-    let sources: SourceStore
-    let results: ResultStore
-    /// Recent results, before the disk.
-    let memory: ResultMemoryCache
-    /// Resolves source host names for the address guard.
-    let resolver: SourceHostResolver
-    /// The line of runs waiting for a worker: lane 0 small sources, lane 1 large ones.
-    let processing: SlotQueue
-    /// Where runs decode, process and encode.
-    let executor: ThreadPoolExecutor
-    /// Processing runs under way, by result key: identical concurrent requests share one.
-    let runs = InFlightTable<String, ProcessedResult, Never, ServiceError>()
-    let logger: Logger
-    private let draining = Locked(false)
-    /// What a service logs to when given no logger: nothing (as AsyncHTTPClient's default).
-    public static let silentLogger = Logger(label: "webimage.serve", factory: { _ in SwiftLogNoOpLogHandler() })
-    /// Counters and histograms for `GET /metrics`.
-    public let metrics: ServiceMetrics
-    /// The request's spans (nothing without ``ServiceConfiguration/tracer``).
-    let tracing: ServiceTracing
+    /// The image service behind `webimage serve`: answers imgproxy-style URLs with processed
+    /// images, independent of the HTTP server in front of it.
+    ///
+    /// A request flows: path → signature → options → result cache (memory, then disk, then S3) → (one run per
+    /// result key, shared by identical concurrent requests: source cache or download → header and
+    /// plan → a place in the processing queue → decode at the size the processing needs, process and
+    /// encode on the CPU threads → store) → conditional response.
+    ///
+    /// **Admission.** Results are made by at most ``ServiceConfiguration/workers`` runs at once, on
+    /// ``ThreadPoolExecutor/cpu``'s threads (never on Swift's cooperative pool or the network
+    /// threads, which keep the network and the timers). Runs wait in one ``SlotQueue``, bounded in length (429 beyond it) and in time
+    /// (503 after ``ServiceConfiguration/queueTimeout``). Sources of
+    /// ``ServiceConfiguration/largeSourcePixels`` or more wait in a lane of their own that may hold
+    /// at most ``ServiceConfiguration/largeSourceWorkers`` workers, so that huge images can never
+    /// take every worker from small ones: a thumbnail waits at most for another small one.
+    public final class ImageService: Sendable {
+        public let configuration: ServiceConfiguration
+        let sources: SourceStore
+        let results: ResultStore
+        /// Recent results, before the disk.
+        let memory: ResultMemoryCache
+        /// Resolves source host names for the address guard.
+        let resolver: SourceHostResolver
+        /// The line of runs waiting for a worker: lane 0 small sources, lane 1 large ones.
+        let processing: SlotQueue
+        /// Where runs decode, process and encode.
+        let executor: ThreadPoolExecutor
+        /// Processing runs under way, by result key: identical concurrent requests share one.
+        let runs = InFlightTable<String, ProcessedResult, Never, ServiceError>()
+        let logger: Logger
+        private let draining = Locked(false)
+        /// What a service logs to when given no logger: nothing (as AsyncHTTPClient's default).
+        public static let silentLogger = Logger(label: "webimage.serve", factory: { _ in SwiftLogNoOpLogHandler() })
+        /// Counters and histograms for `GET /metrics`.
+        public let metrics: ServiceMetrics
+        /// The request's spans (nothing without ``ServiceConfiguration/tracer``).
+        let tracing: ServiceTracing
 
-    /// A service with its own downloader (limited to the configuration's source size and
-    /// guarded against private addresses) and, with a cache directory, a disk cache for sources
-    /// and results, and with an S3 configuration, an S3 tier behind the disk. It logs one `info`
-    /// line per request to `logger` (nothing by default).
-    public init(
-        configuration: ServiceConfiguration, logger: Logger = ImageService.silentLogger,
-        metrics: ServiceMetrics = ServiceMetrics()
-    ) throws(WebImageError) {
-        self.configuration = configuration
-        self.logger = logger
-        self.metrics = metrics
-        let tracing = ServiceTracing(tracer: configuration.tracer)
-        self.tracing = tracing
-        let disk = try configuration.cacheDirectory.map { directory throws(WebImageError) in
-            try DiskCache(directory: directory)
+        /// A service with its own downloader (limited to the configuration's source size and
+        /// guarded against private addresses) and, with a cache directory, a disk cache for sources
+        /// and results, and with an S3 configuration, an S3 tier behind the disk. It logs one `info`
+        /// line per request to `logger` (nothing by default).
+        public init(
+            configuration: ServiceConfiguration, logger: Logger = ImageService.silentLogger,
+            metrics: ServiceMetrics = ServiceMetrics()
+        ) throws(WebImageError) {
+            self.configuration = configuration
+            self.logger = logger
+            self.metrics = metrics
+            let tracing = ServiceTracing(tracer: configuration.tracer)
+            self.tracing = tracing
+            let disk = try configuration.cacheDirectory.map { directory throws(WebImageError) in
+                try DiskCache(directory: directory)
+            }
+            var downloaderConfig = ImageDownloaderConfig()
+            downloaderConfig.maxResponseSize = configuration.maxSourceBytes
+            // Fetching waits on the network, not the cores: more sources at once than results.
+            downloaderConfig.maxConcurrentDownloads = max(16, configuration.workers * 4)
+            let resolver = SourceHostResolver(
+                configuration.sourceHostResolution,
+                lookup: configuration.sourceHostResolver ?? HostLookup.addresses(of:))
+            self.resolver = resolver
+            let addressGuard = SourceAddressGuard(
+                allowsLoopback: configuration.allowsLoopbackSources, allowsPrivate: configuration.allowsPrivateSources,
+                resolver: { host throws(WebImageError) in try await resolver.addresses(for: host) })
+            downloaderConfig.requestValidator = { [addressGuard] url throws(WebImageError) in
+                try await addressGuard.check(url)
+            }
+            let s3 = configuration.s3.map { S3Store(configuration: $0, metrics: metrics, tracing: tracing) }
+            sources = SourceStore(
+                downloader: ImageDownloader(config: downloaderConfig), disk: disk,
+                s3: configuration.s3?.storesSources == true ? s3 : nil,
+                tracing: configuration.propagatesTraceToSources ? tracing : ServiceTracing(tracer: nil))
+            results = ResultStore(disk: disk, s3: s3)
+            memory = ResultMemoryCache(limit: configuration.memoryCacheBytes)
+            let timeout = configuration.queueTimeout.isFinite ? configuration.queueTimeout.clamped(to: 0...86_400) : 10
+            let workers = max(1, configuration.workers)
+            processing = SlotQueue(
+                slots: workers, laneLimits: [workers, max(1, min(configuration.largeSourceWorkers, workers))],
+                waitingLimit: max(0, configuration.queueLimit), waitLimit: Duration(clampingSeconds: timeout))
+            executor = configuration.executor
         }
-        var downloaderConfig = ImageDownloaderConfig()
-        downloaderConfig.maxResponseSize = configuration.maxSourceBytes
-        // Fetching waits on the network, not the cores: more sources at once than results.
-        downloaderConfig.maxConcurrentDownloads = max(16, configuration.workers * 4)
-        let resolver = SourceHostResolver(
-            configuration.sourceHostResolution, lookup: configuration.sourceHostResolver ?? HostLookup.addresses(of:))
-        self.resolver = resolver
-        let addressGuard = SourceAddressGuard(
-            allowsLoopback: configuration.allowsLoopbackSources, allowsPrivate: configuration.allowsPrivateSources,
-            resolver: { host throws(WebImageError) in try await resolver.addresses(for: host) })
-        downloaderConfig.requestValidator = { [addressGuard] url throws(WebImageError) in
-            try await addressGuard.check(url)
+
+        /// The response to `request`; every failure is an error response, never a thrown error.
+        /// When tracing, it is answered in a server span that continues the request's `traceparent`.
+        public func respond(to request: ServiceRequest) async -> ServiceResponse {
+            guard tracing.tracer != nil else { return await answer(request) }
+            return await tracing.serverSpan(for: request) { await answer(request) }
         }
-        let s3 = configuration.s3.map { S3Store(configuration: $0, metrics: metrics, tracing: tracing) }
-        sources = SourceStore(
-            downloader: ImageDownloader(config: downloaderConfig), disk: disk,
-            s3: configuration.s3?.storesSources == true ? s3 : nil,
-            tracing: configuration.propagatesTraceToSources ? tracing : ServiceTracing(tracer: nil))
-        results = ResultStore(disk: disk, s3: s3)
-        memory = ResultMemoryCache(limit: configuration.memoryCacheBytes)
-        let timeout = configuration.queueTimeout.isFinite ? configuration.queueTimeout.clamped(to: 0...86_400) : 10
-        let workers = max(1, configuration.workers)
-        processing = SlotQueue(
-            slots: workers, laneLimits: [workers, max(1, min(configuration.largeSourceWorkers, workers))],
-            waitingLimit: max(0, configuration.queueLimit), waitLimit: Duration(clampingSeconds: timeout))
-        executor = configuration.executor
-    }
 
-    /// The response to `request`; every failure is an error response, never a thrown error.
-    /// When tracing, it is answered in a server span that continues the request's `traceparent`.
-    public func respond(to request: ServiceRequest) async -> ServiceResponse {
-        guard tracing.tracer != nil else { return await answer(request) }
-        return await tracing.serverSpan(for: request) { await answer(request) }
-    }
-
-    private func answer(_ request: ServiceRequest) async -> ServiceResponse {
-        metrics.requestStarted()
-        if metrics.isMirrored { refreshGauges() }
-        let clock = ContinuousClock()
-        let start = clock.now
-        let response: ServiceResponse
-        do {
-            response = try await handle(request)
-        } catch {
-            if error.status >= 500 { logger.warning("\(request.path): \(error.message)") }
-            response = .failure(error)
-        }
-        let elapsed = clock.now - start
-        metrics.requestFinished(status: response.status, after: elapsed)
-        if metrics.isMirrored { refreshGauges() }
-        logger.info(
-            "request",
-            metadata: [
-                "path": "\(request.path)", "status": "\(response.status)",
-                "ms": "\(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)",
-                "bytes": "\(response.body.count)",
-            ])
-        return response
-    }
-
-    /// Whether the server in front is draining (``beginDraining()``): `GET /health` answers 503
-    /// so that a load balancer stops sending requests while those in flight finish.
-    public var isDraining: Bool { draining.withLock { $0 } }
-
-    /// Marks the service as draining; image requests are still answered.
-    public func beginDraining() {
-        draining.withLock { $0 = true }
-    }
-
-    /// Cancels the source downloads under way, closes the service's HTTP clients (each pinned
-    /// one once its request ends) and stops the resolver's threads; later requests that need a
-    /// source fail with 502. Call it once the server has stopped.
-    public func shutdown() async {
-        await sources.downloader.shutdown()
-        await resolver.shutdown()
-        await results.s3?.shutdown()
-        await FileIOExecutor.shared.drain()
-    }
-
-    /// `GET /metrics`: the Prometheus text exposition, the queue gauges read now.
-    public func metricsText() -> String {
-        refreshGauges()
-        return metrics.exposition()
-    }
-
-    /// The gauges read from the processing queue now.
-    private func refreshGauges() {
-        let counts = processing.counts
-        metrics.queue(running: counts.running, waiting: counts.waiting, workers: configuration.workers)
-    }
-
-    private func handle(_ request: ServiceRequest) async throws(ServiceError) -> ServiceResponse {
-        let path = try ProcessingPath(request.path)
-        try configuration.signer.verify(path.signature, for: path.signedPath)
-        var options = try ProcessingOptions(segments: path.optionSegments)
-        if let ext = path.formatExtension, !ext.isEmpty {
-            options.format = try OptionArguments(name: "extension", values: [ext]).format(ext)
-        }
-        if let expires = options.expires, expires > 0, expires < Int(clamping: Date().timeIntervalSince1970) {
-            throw .notFound("the URL expired")
-        }
-        let source = try SourcePolicy(configuration: configuration).url(for: path.source)
-        let negotiates = options.format == nil && configuration.automaticFormat
-        let chosen = negotiates ? OutputFormats.preferred(accept: request.accept) : options.format
-        let key = ResultKey.make(options: options, format: chosen, source: source)
-        let result: ProcessedResult
-        if let cached = await tracing.span("cache.lookup", { await cachedResult(forKey: key) }) {
-            result = cached
-        } else {
-            metrics.cacheMiss()
-            result = try await process(key: key, source: source, options: options, format: chosen)
-        }
-        return result.response(
-            to: request, options: options, varies: negotiates, timeToLive: configuration.timeToLive)
-    }
-
-    /// The result for `key` from memory, else from the disk or S3.
-    private func cachedResult(forKey key: String) async -> ProcessedResult? {
-        if let recent = memory.result(forKey: key) {
-            metrics.cacheHit(tier: "memory")
-            return recent
-        }
-        guard let (stored, tier) = await results.result(forKey: key) else { return nil }
-        metrics.cacheHit(tier: tier)
-        memory.store(stored, forKey: key)
-        return stored
-    }
-
-    /// One shared run for `key`: its result, or the error every waiting request gets.
-    private func process(key: String, source: URL, options: ProcessingOptions, format: ImageFormat?)
-        async throws(ServiceError) -> ProcessedResult
-    {
-        try await runs.value(for: key) { [self] _ throws(ServiceError) in
+        private func answer(_ request: ServiceRequest) async -> ServiceResponse {
+            metrics.requestStarted()
+            if metrics.isMirrored { refreshGauges() }
             let clock = ContinuousClock()
-            let fetching = clock.now
-            let data = try await tracing.span("source.fetch") { () async throws(ServiceError) in
-                try await sources.data(for: source) { metrics.sourceFetched(bytes: $0) }
+            let start = clock.now
+            let response: ServiceResponse
+            do {
+                response = try await handle(request)
+            } catch {
+                if error.status >= 500 { logger.warning("\(request.path): \(error.message)") }
+                response = .failure(error)
             }
-            metrics.stage("downloading", took: clock.now - fetching)
-            // The CPU stages run on the processing threads: their spans get their parent here.
-            let producer = ResultProducer(
-                configuration: configuration, options: options, tracing: tracing, traceParent: tracing.currentContext)
-            let produced: ProcessedResult
-            switch try producer.prepare(data, format: format) {
-            case .passThrough(let result):
-                produced = result
-            case .process(let prepared):
-                produced = try await make(prepared, with: producer)
-            }
-            memory.store(produced, forKey: key)
-            results.store(produced, forKey: key)
-            return produced
+            let elapsed = clock.now - start
+            metrics.requestFinished(status: response.status, after: elapsed)
+            if metrics.isMirrored { refreshGauges() }
+            logger.info(
+                "request",
+                metadata: [
+                    "path": "\(request.path)", "status": "\(response.status)",
+                    "ms":
+                        "\(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)",
+                    "bytes": "\(response.body.count)",
+                ])
+            return response
         }
-    }
 
-    /// Waits for a worker in the lane the source's size calls for, then decodes, processes and
-    /// encodes on the CPU threads.
-    private func make(_ prepared: ResultProducer.Prepared, with producer: ResultProducer)
-        async throws(ServiceError) -> ProcessedResult
-    {
-        let lane = prepared.sourcePixels >= configuration.largeSourcePixels ? 1 : 0
-        let clock = ContinuousClock()
-        let queued = clock.now
-        let outcome: Result<ProcessedResult, ServiceError>
-        do {
-            outcome = try await processing.perform(lane: lane) { [executor, metrics] in
-                await executor.run {
-                    let start = clock.now
-                    metrics.stage("queue", took: start - queued)
-                    defer {
-                        metrics.processed(after: clock.now - start)
-                        metrics.stage("processing", took: clock.now - start)
+        /// Whether the server in front is draining (``beginDraining()``): `GET /health` answers 503
+        /// so that a load balancer stops sending requests while those in flight finish.
+        public var isDraining: Bool { draining.withLock { $0 } }
+
+        /// Marks the service as draining; image requests are still answered.
+        public func beginDraining() {
+            draining.withLock { $0 = true }
+        }
+
+        /// Cancels the source downloads under way, closes the service's HTTP clients (each pinned
+        /// one once its request ends) and stops the resolver's threads; later requests that need a
+        /// source fail with 502. Call it once the server has stopped.
+        public func shutdown() async {
+            await sources.downloader.shutdown()
+            await resolver.shutdown()
+            await results.s3?.shutdown()
+            await FileIOExecutor.shared.drain()
+        }
+
+        /// `GET /metrics`: the Prometheus text exposition, the queue gauges read now.
+        public func metricsText() -> String {
+            refreshGauges()
+            return metrics.exposition()
+        }
+
+        /// The gauges read from the processing queue now.
+        private func refreshGauges() {
+            let counts = processing.counts
+            metrics.queue(running: counts.running, waiting: counts.waiting, workers: configuration.workers)
+        }
+
+        private func handle(_ request: ServiceRequest) async throws(ServiceError) -> ServiceResponse {
+            let path = try ProcessingPath(request.path)
+            try configuration.signer.verify(path.signature, for: path.signedPath)
+            var options = try ProcessingOptions(segments: path.optionSegments)
+            if let ext = path.formatExtension, !ext.isEmpty {
+                options.format = try OptionArguments(name: "extension", values: [ext]).format(ext)
+            }
+            if let expires = options.expires, expires > 0, expires < Int(clamping: Date().timeIntervalSince1970) {
+                throw .notFound("the URL expired")
+            }
+            let source = try SourcePolicy(configuration: configuration).url(for: path.source)
+            let negotiates = options.format == nil && configuration.automaticFormat
+            let chosen = negotiates ? OutputFormats.preferred(accept: request.accept) : options.format
+            let key = ResultKey.make(options: options, format: chosen, source: source)
+            let result: ProcessedResult
+            if let cached = await tracing.span("cache.lookup", { await cachedResult(forKey: key) }) {
+                result = cached
+            } else {
+                metrics.cacheMiss()
+                result = try await process(key: key, source: source, options: options, format: chosen)
+            }
+            return result.response(
+                to: request, options: options, varies: negotiates, timeToLive: configuration.timeToLive)
+        }
+
+        /// The result for `key` from memory, else from the disk or S3.
+        private func cachedResult(forKey key: String) async -> ProcessedResult? {
+            if let recent = memory.result(forKey: key) {
+                metrics.cacheHit(tier: "memory")
+                return recent
+            }
+            guard let (stored, tier) = await results.result(forKey: key) else { return nil }
+            metrics.cacheHit(tier: tier)
+            memory.store(stored, forKey: key)
+            return stored
+        }
+
+        /// One shared run for `key`: its result, or the error every waiting request gets.
+        private func process(key: String, source: URL, options: ProcessingOptions, format: ImageFormat?)
+            async throws(ServiceError) -> ProcessedResult
+        {
+            try await runs.value(for: key) { [self] _ throws(ServiceError) in
+                let clock = ContinuousClock()
+                let fetching = clock.now
+                let data = try await tracing.span("source.fetch") { () async throws(ServiceError) in
+                    try await sources.data(for: source) { metrics.sourceFetched(bytes: $0) }
+                }
+                metrics.stage("downloading", took: clock.now - fetching)
+                // The CPU stages run on the processing threads: their spans get their parent here.
+                let producer = ResultProducer(
+                    configuration: configuration, options: options, tracing: tracing,
+                    traceParent: tracing.currentContext)
+                let produced: ProcessedResult
+                switch try producer.prepare(data, format: format) {
+                case .passThrough(let result):
+                    produced = result
+                case .process(let prepared):
+                    produced = try await make(prepared, with: producer)
+                }
+                memory.store(produced, forKey: key)
+                results.store(produced, forKey: key)
+                return produced
+            }
+        }
+
+        /// Waits for a worker in the lane the source's size calls for, then decodes, processes and
+        /// encodes on the CPU threads.
+        private func make(_ prepared: ResultProducer.Prepared, with producer: ResultProducer)
+            async throws(ServiceError) -> ProcessedResult
+        {
+            let lane = prepared.sourcePixels >= configuration.largeSourcePixels ? 1 : 0
+            let clock = ContinuousClock()
+            let queued = clock.now
+            let outcome: Result<ProcessedResult, ServiceError>
+            do {
+                outcome = try await processing.perform(lane: lane) { [executor, metrics] in
+                    await executor.run {
+                        let start = clock.now
+                        metrics.stage("queue", took: start - queued)
+                        defer {
+                            metrics.processed(after: clock.now - start)
+                            metrics.stage("processing", took: clock.now - start)
+                        }
+                        return Result { () throws(ServiceError) in try producer.produce(prepared) }
                     }
-                    return Result { () throws(ServiceError) in try producer.produce(prepared) }
+                }
+            } catch {
+                switch error {
+                case .full: throw ServiceError(status: 429, message: "too many requests are waiting; try again later")
+                case .expired: throw ServiceError(status: 503, message: "the request waited too long for processing")
+                case .cancelled: throw .cancelled
                 }
             }
-        } catch {
-            switch error {
-            case .full: throw ServiceError(status: 429, message: "too many requests are waiting; try again later")
-            case .expired: throw ServiceError(status: 503, message: "the request waited too long for processing")
-            case .cancelled: throw .cancelled
-            }
+            return try outcome.get()
         }
-        return try outcome.get()
     }
-}
+#endif

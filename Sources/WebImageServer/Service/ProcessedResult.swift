@@ -1,78 +1,80 @@
-import Crypto
-import Foundation
-import WebImage
+#if Server
+    import Crypto
+    import Foundation
+    import WebImage
 
-/// One processed image ready to send.
-package struct ProcessedResult: Sendable {
-    package var data: Data
-    package var contentType: String
-    /// A strong validator: a digest of the bytes, so the same result always has the same ETag.
-    var etag: String
-    /// When the result was made (its `Last-Modified`).
-    var created: Date
+    /// One processed image ready to send.
+    @_spi(Internals) public struct ProcessedResult: Sendable {
+        @_spi(Internals) public var data: Data
+        package var contentType: String
+        /// A strong validator: a digest of the bytes, so the same result always has the same ETag.
+        var etag: String
+        /// When the result was made (its `Last-Modified`).
+        var created: Date
 
-    init(data: Data, contentType: String, etag: String? = nil, created: Date = Date()) {
-        self.data = data
-        self.contentType = contentType
-        self.etag = etag ?? Self.etag(of: data)
-        self.created = Date(timeIntervalSince1970: created.timeIntervalSince1970.rounded(.down))
-    }
+        init(data: Data, contentType: String, etag: String? = nil, created: Date = Date()) {
+            self.data = data
+            self.contentType = contentType
+            self.etag = etag ?? Self.etag(of: data)
+            self.created = Date(timeIntervalSince1970: created.timeIntervalSince1970.rounded(.down))
+        }
 
-    static func etag(of data: Data) -> String {
-        let digest = SHA256.hash(data: data)
-        return "\"" + digest.prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
-    }
+        static func etag(of data: Data) -> String {
+            let digest = SHA256.hash(data: data)
+            return "\"" + digest.prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        }
 
-    /// The response: 304 when the request's validators match, else the bytes, with the caching,
-    /// `Vary` and `Content-Disposition` headers the options call for.
-    func response(to request: ServiceRequest, options: ProcessingOptions, varies: Bool, timeToLive: Int)
-        -> ServiceResponse
-    {
-        var headers: [(name: String, value: String)] = [
-            ("Cache-Control", "public, max-age=\(timeToLive)"),
-            ("ETag", etag),
-            ("Last-Modified", HTTPDate.format(created)),
-        ]
-        if varies { headers.append(("Vary", "Accept")) }
-        if isNotModified(request) { return ServiceResponse(status: 304, headers: headers, body: Data()) }
-        headers.insert(("Content-Type", contentType), at: 0)
-        headers.append(("Content-Disposition", disposition(options)))
-        return ServiceResponse(status: 200, headers: headers, body: data)
-    }
+        /// The response: 304 when the request's validators match, else the bytes, with the caching,
+        /// `Vary` and `Content-Disposition` headers the options call for.
+        func response(to request: ServiceRequest, options: ProcessingOptions, varies: Bool, timeToLive: Int)
+            -> ServiceResponse
+        {
+            var headers: [(name: String, value: String)] = [
+                ("Cache-Control", "public, max-age=\(timeToLive)"),
+                ("ETag", etag),
+                ("Last-Modified", HTTPDate.format(created)),
+            ]
+            if varies { headers.append(("Vary", "Accept")) }
+            if isNotModified(request) { return ServiceResponse(status: 304, headers: headers, body: Data()) }
+            headers.insert(("Content-Type", contentType), at: 0)
+            headers.append(("Content-Disposition", disposition(options)))
+            return ServiceResponse(status: 200, headers: headers, body: data)
+        }
 
-    /// RFC 9110 §13.1: `If-None-Match` decides when present; otherwise `If-Modified-Since`.
-    private func isNotModified(_ request: ServiceRequest) -> Bool {
-        if let tags = request.ifNoneMatch {
-            return tags.split(separator: ",").contains {
-                let tag = $0.trimmingCharacters(in: .whitespaces)
-                return tag == "*" || tag == etag || tag == "W/" + etag
+        /// RFC 9110 §13.1: `If-None-Match` decides when present; otherwise `If-Modified-Since`.
+        private func isNotModified(_ request: ServiceRequest) -> Bool {
+            if let tags = request.ifNoneMatch {
+                return tags.split(separator: ",").contains {
+                    let tag = $0.trimmingCharacters(in: .whitespaces)
+                    return tag == "*" || tag == etag || tag == "W/" + etag
+                }
             }
+            if let since = request.ifModifiedSince.flatMap(HTTPDate.parse) { return created <= since }
+            return false
         }
-        if let since = request.ifModifiedSince.flatMap(HTTPDate.parse) { return created <= since }
-        return false
+
+        private func disposition(_ options: ProcessingOptions) -> String {
+            let kind = options.returnAttachment ? "attachment" : "inline"
+            let format = ImageFormat(mimeType: contentType)
+            let ext = format.fileExtension ?? "bin"
+            let base = options.filename ?? "image"
+            let name = base.hasSuffix("." + ext) ? base : base + "." + ext
+            func isSafe(_ scalar: Unicode.Scalar) -> Bool {
+                scalar.isASCII && scalar != "\"" && scalar != "\\" && scalar.value >= 0x20
+            }
+            // Names are nearly always safe already: then no new string is built.
+            let safe =
+                name.unicodeScalars.allSatisfy(isSafe)
+                ? name : String(String.UnicodeScalarView(name.unicodeScalars.map { isSafe($0) ? $0 : "_" }))
+            return "\(kind); filename=\"\(safe)\""
+        }
     }
 
-    private func disposition(_ options: ProcessingOptions) -> String {
-        let kind = options.returnAttachment ? "attachment" : "inline"
-        let format = ImageFormat(mimeType: contentType)
-        let ext = format.fileExtension ?? "bin"
-        let base = options.filename ?? "image"
-        let name = base.hasSuffix("." + ext) ? base : base + "." + ext
-        func isSafe(_ scalar: Unicode.Scalar) -> Bool {
-            scalar.isASCII && scalar != "\"" && scalar != "\\" && scalar.value >= 0x20
+    /// The cache key of a result: the canonical options, the output format (or how it will be
+    /// chosen), and the source.
+    enum ResultKey {
+        static func make(options: ProcessingOptions, format: ImageFormat?, source: URL) -> String {
+            "result:\(options.canonicalString)|\(format?.name ?? "source")|\(source.absoluteString)"
         }
-        // Names are nearly always safe already: then no new string is built.
-        let safe =
-            name.unicodeScalars.allSatisfy(isSafe)
-            ? name : String(String.UnicodeScalarView(name.unicodeScalars.map { isSafe($0) ? $0 : "_" }))
-        return "\(kind); filename=\"\(safe)\""
     }
-}
-
-/// The cache key of a result: the canonical options, the output format (or how it will be
-/// chosen), and the source.
-enum ResultKey {
-    static func make(options: ProcessingOptions, format: ImageFormat?, source: URL) -> String {
-        "result:\(options.canonicalString)|\(format?.name ?? "source")|\(source.absoluteString)"
-    }
-}
+#endif

@@ -1,76 +1,78 @@
-import Foundation
-import Tracing
-import WebImage
+#if Server
+    import Foundation
+    import Tracing
+    import WebImage
 
-/// How an ``ImageService`` behaves: signing, sources, quality defaults, caching and limits.
-public struct ServiceConfiguration: Sendable {
-    /// The key/salt pairs URLs are signed with; none turns signing off.
-    public var signer = URLSigner()
-    /// Fetch sources on loopback addresses (refused by default; see the source guard).
-    public var allowsLoopbackSources = false
-    /// Fetch sources on private, shared (CGNAT), unique-local and IPv4-mapped addresses
-    /// (refused by default). Link-local, multicast and reserved addresses are always refused.
-    public var allowsPrivateSources = false
-    /// How source host names are resolved for the address check: cache times, timeout, threads.
-    public var sourceHostResolution = SourceHostResolution()
-    /// Resolves source host names in place of `getaddrinfo` (when not nil), blocking one of the
-    /// resolver's threads as `getaddrinfo` does; the fetch then connects to the address checked.
-    /// For tests that need a name to mean an address, or a name server that hangs.
-    package var sourceHostResolver: (@Sendable (String) -> [[UInt8]])?
-    /// When not empty, only sources starting with one of these prefixes are fetched (403
-    /// otherwise). A `*` in a prefix matches any run of characters but `/`, as in imgproxy's
-    /// `IMGPROXY_ALLOWED_SOURCES` (`https://*.example.com/`).
-    public var allowedSourcePrefixes: [String] = []
-    /// Quality for lossy output when the URL gives none (imgproxy's `IMGPROXY_QUALITY`).
-    public var defaultQuality = 80
-    /// Per-format defaults that win over ``defaultQuality`` (imgproxy: WebP 79, AVIF 63).
-    public var formatQualities: [ImageFormat: Int] = [.webp: 79, .avif: 63]
-    /// Pick AVIF or WebP from `Accept` when the URL names no format.
-    public var automaticFormat = true
-    /// `Cache-Control: max-age` of successful responses, in seconds (a year by default).
-    public var timeToLive = 31_536_000
-    /// Refuse sources larger than this many bytes.
-    public var maxSourceBytes = 64 << 20
-    /// Refuse sources with more pixels than this per frame, before decoding them.
-    public var maxSourcePixels = 50_000_000
-    /// Refuse animations with more frames than this (imgproxy's `MAX_ANIMATION_FRAMES`).
-    public var maxAnimationFrames = 1000
-    /// Bytes of decoded animation frames one request may hold.
-    public var maxAnimationBytes = 256 << 20
-    /// Bytes of recent results kept in memory (a result above a quarter of it is not kept).
-    public var memoryCacheBytes = 256 << 20
-    /// Results made at once (decode, process, encode); the core count by default.
-    public var workers = ProcessInfo.processInfo.activeProcessorCount
-    /// Sources with at least this many pixels (a frame, as stored) count as large: they wait in
-    /// a lane of their own (4 megapixels by default: a 12-megapixel photo is large, a 2000×1500
-    /// web image is not).
-    public var largeSourcePixels = 4_000_000
-    /// The most workers large sources may hold at once (``largeSourcePixels``), so that the
-    /// rest stay free for small ones; half the workers by default, at least one.
-    public var largeSourceWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
-    /// The threads results are made on (shared with the library's decoding).
-    package var executor = ThreadPoolExecutor.cpu
-    /// Results that may wait for a worker; one more is refused with 429.
-    public var queueLimit = 256
-    /// How long a result may wait for a worker before the request gets 503, in seconds.
-    public var queueTimeout: Double = 10
-    /// Where sources and results are cached; nil keeps nothing on disk.
-    public var cacheDirectory: URL?
-    /// A second cache tier in S3 behind the disk, for results and optionally sources; nil
-    /// keeps nothing in S3.
-    public var s3: S3Configuration?
-    /// Where the service's spans go: one server span per request, continuing the request's W3C
-    /// `traceparent`, with `cache.lookup`, `source.fetch`, `decode`, `process`, `encode`,
-    /// `s3.get` and `s3.put` below it. Nil (the default) traces nothing and costs nothing.
-    public var tracer: (any Tracer)?
-    /// Whether source fetches carry the trace context (`traceparent`, naming the `source.fetch`
-    /// span) when tracing; S3 requests always do. imgproxy's `IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL`.
-    public var propagatesTraceToSources = true
+    /// How an ``ImageService`` behaves: signing, sources, quality defaults, caching and limits.
+    public struct ServiceConfiguration: Sendable {
+        /// The key/salt pairs URLs are signed with; none turns signing off.
+        public var signer = URLSigner()
+        /// Fetch sources on loopback addresses (refused by default; see the source guard).
+        public var allowsLoopbackSources = false
+        /// Fetch sources on private, shared (CGNAT), unique-local and IPv4-mapped addresses
+        /// (refused by default). Link-local, multicast and reserved addresses are always refused.
+        public var allowsPrivateSources = false
+        /// How source host names are resolved for the address check: cache times, timeout, threads.
+        public var sourceHostResolution = SourceHostResolution()
+        /// Resolves source host names in place of `getaddrinfo` (when not nil), blocking one of the
+        /// resolver's threads as `getaddrinfo` does; the fetch then connects to the address checked.
+        /// For tests that need a name to mean an address, or a name server that hangs.
+        package var sourceHostResolver: (@Sendable (String) -> [[UInt8]])?
+        /// When not empty, only sources starting with one of these prefixes are fetched (403
+        /// otherwise). A `*` in a prefix matches any run of characters but `/`, as in imgproxy's
+        /// `IMGPROXY_ALLOWED_SOURCES` (`https://*.example.com/`).
+        public var allowedSourcePrefixes: [String] = []
+        /// Quality for lossy output when the URL gives none (imgproxy's `IMGPROXY_QUALITY`).
+        public var defaultQuality = 80
+        /// Per-format defaults that win over ``defaultQuality`` (imgproxy: WebP 79, AVIF 63).
+        public var formatQualities: [ImageFormat: Int] = [.webp: 79, .avif: 63]
+        /// Pick AVIF or WebP from `Accept` when the URL names no format.
+        public var automaticFormat = true
+        /// `Cache-Control: max-age` of successful responses, in seconds (a year by default).
+        public var timeToLive = 31_536_000
+        /// Refuse sources larger than this many bytes.
+        public var maxSourceBytes = 64 << 20
+        /// Refuse sources with more pixels than this per frame, before decoding them.
+        public var maxSourcePixels = 50_000_000
+        /// Refuse animations with more frames than this (imgproxy's `MAX_ANIMATION_FRAMES`).
+        public var maxAnimationFrames = 1000
+        /// Bytes of decoded animation frames one request may hold.
+        public var maxAnimationBytes = 256 << 20
+        /// Bytes of recent results kept in memory (a result above a quarter of it is not kept).
+        public var memoryCacheBytes = 256 << 20
+        /// Results made at once (decode, process, encode); the core count by default.
+        public var workers = ProcessInfo.processInfo.activeProcessorCount
+        /// Sources with at least this many pixels (a frame, as stored) count as large: they wait in
+        /// a lane of their own (4 megapixels by default: a 12-megapixel photo is large, a 2000×1500
+        /// web image is not).
+        public var largeSourcePixels = 4_000_000
+        /// The most workers large sources may hold at once (``largeSourcePixels``), so that the
+        /// rest stay free for small ones; half the workers by default, at least one.
+        public var largeSourceWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
+        /// The threads results are made on (shared with the library's decoding).
+        package var executor = ThreadPoolExecutor.cpu
+        /// Results that may wait for a worker; one more is refused with 429.
+        public var queueLimit = 256
+        /// How long a result may wait for a worker before the request gets 503, in seconds.
+        public var queueTimeout: Double = 10
+        /// Where sources and results are cached; nil keeps nothing on disk.
+        public var cacheDirectory: URL?
+        /// A second cache tier in S3 behind the disk, for results and optionally sources; nil
+        /// keeps nothing in S3.
+        public var s3: S3Configuration?
+        /// Where the service's spans go: one server span per request, continuing the request's W3C
+        /// `traceparent`, with `cache.lookup`, `source.fetch`, `decode`, `process`, `encode`,
+        /// `s3.get` and `s3.put` below it. Nil (the default) traces nothing and costs nothing.
+        public var tracer: (any Tracer)?
+        /// Whether source fetches carry the trace context (`traceparent`, naming the `source.fetch`
+        /// span) when tracing; S3 requests always do. imgproxy's `IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL`.
+        public var propagatesTraceToSources = true
 
-    public init() {}
+        public init() {}
 
-    /// The quality for `format` when the URL gives none.
-    func quality(for format: ImageFormat) -> Int {
-        formatQualities[format] ?? defaultQuality
+        /// The quality for `format` when the URL gives none.
+        func quality(for format: ImageFormat) -> Int {
+            formatQualities[format] ?? defaultQuality
+        }
     }
-}
+#endif

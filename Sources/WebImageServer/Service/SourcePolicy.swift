@@ -1,28 +1,31 @@
-import Foundation
-import WebImage
+#if Server
+    import Foundation
+    import WebImage
 
-/// Which source URLs the service fetches: http and https with a host, and, when prefixes are
-/// configured, only those starting with one of them (``AllowedSourcePattern``).
-struct SourcePolicy {
-    let configuration: ServiceConfiguration
+    /// Which source URLs the service fetches: http and https with a host, and, when prefixes are
+    /// configured, only those starting with one of them (``AllowedSourcePattern``).
+    struct SourcePolicy {
+        let configuration: ServiceConfiguration
 
-    /// Characters a decoded source may keep as they are; anything else (a space, a quote,
-    /// non-ASCII, a literal `%`) is percent-encoded again before the URL is parsed.
-    private static let keptCharacters = CharacterSet.urlQueryAllowed.union(CharacterSet(charactersIn: "#"))
+        /// Characters a decoded source may keep as they are; anything else (a space, a quote,
+        /// non-ASCII, a literal `%`) is percent-encoded again before the URL is parsed.
+        private static let keptCharacters = CharacterSet.urlQueryAllowed.union(CharacterSet(charactersIn: "#"))
 
-    func url(for source: String) throws(ServiceError) -> URL {
-        let parsed =
-            URL(string: source)
-            ?? source.addingPercentEncoding(withAllowedCharacters: Self.keptCharacters).flatMap(URL.init(string:))
-        guard let url = parsed, let scheme = url.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
-        else {
-            throw .badRequest("the source must be an http or https URL")
+        func url(for source: String) throws(ServiceError) -> URL {
+            let parsed =
+                URL(string: source)
+                ?? source.addingPercentEncoding(withAllowedCharacters: Self.keptCharacters).flatMap(URL.init(string:))
+            guard let url = parsed, let scheme = url.scheme?.lowercased(),
+                scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
+            else {
+                throw .badRequest("the source must be an http or https URL")
+            }
+            let prefixes = configuration.allowedSourcePrefixes
+            guard prefixes.isEmpty || prefixes.contains(where: { AllowedSourcePattern($0).matchesStart(of: source) })
+            else {
+                throw .forbidden("the source is not among the allowed sources")
+            }
+            return url
         }
-        let prefixes = configuration.allowedSourcePrefixes
-        guard prefixes.isEmpty || prefixes.contains(where: { AllowedSourcePattern($0).matchesStart(of: source) }) else {
-            throw .forbidden("the source is not among the allowed sources")
-        }
-        return url
     }
-}
+#endif

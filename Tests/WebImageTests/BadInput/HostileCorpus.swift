@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import WebImage
+@_spi(Internals) @testable import WebImage
 
 /// Hostile images made at test time: headers that claim huge or zero sizes, a tiny PNG that
 /// claims millions of pixels, GIFs with out-of-range frames and palette indices, a 10,000-frame

@@ -3,7 +3,7 @@ import Testing
 import WebImage
 import WebImageTestOrigin
 
-@testable import WebImageServer
+@_spi(Internals) @testable import WebImageServer
 
 /// `webimage serve` started from an imgproxy environment file alone (no flags), each mapped
 /// setting checked by what it does to the answers, the metrics or the startup log.

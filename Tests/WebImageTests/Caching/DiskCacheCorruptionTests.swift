@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import WebImage
+@_spi(Internals) @testable import WebImage
 
 /// A damaged, truncated or foreign file at an entry's path reads as a miss and is removed.
 @Suite struct DiskCacheCorruptionTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import WebImage
+@_spi(Internals) @testable import WebImage
 
 /// A NaN or infinite date is never written and reads as corrupt metadata: `Date` does not even
 /// equal itself at NaN, so such an entry could not round-trip (found by fuzz-cache-entry).

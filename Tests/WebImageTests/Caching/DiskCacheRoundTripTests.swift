@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import WebImage
+@_spi(Internals) @testable import WebImage
 
 @Suite struct DiskCacheRoundTripTests {
     @Test func dataAndMetadataReadBackAsStored() throws {

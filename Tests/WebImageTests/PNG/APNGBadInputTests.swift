@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import WebImage
+@_spi(Internals) @testable import WebImage
 
 /// Lying, broken and hostile APNG chunks: a typed error or the frames that are really there.
 @Suite("APNG: lying frame counts, regions outside the canvas, broken frame data")

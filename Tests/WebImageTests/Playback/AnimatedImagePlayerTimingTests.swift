@@ -124,10 +124,10 @@ struct AnimatedImagePlayerTimingTests {
 struct AnimatedImagePlayerFormatTests {
     static var fixtures: [String] {
         var paths = ["gif/disposal_previous.gif", "webp/animated.webp", "apng/dispose-blend.png"]
-        #if canImport(CAVIF)
+        #if AVIF
             paths.append("avif/animated.avif")
         #endif
-        #if canImport(CJXL)
+        #if JPEGXL
             paths.append("jxl/animated.jxl")
         #endif
         return paths

@@ -5,7 +5,7 @@ import HummingbirdTesting
 import Testing
 import WebImage
 
-@testable import WebImageServer
+@_spi(Internals) @testable import WebImageServer
 
 /// Numbers from a URL reach arithmetic only once they are checked: each one outside its stated
 /// range is a 400 naming the option, each inside it (however large) is processed, and no

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WebImage
 
-@testable import WebImageServer
+@_spi(Internals) @testable import WebImageServer
 
 /// What each processing step does to the pixels.
 @Suite("Service processing: pixels")

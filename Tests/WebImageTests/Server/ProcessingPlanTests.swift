@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WebImage
 
-@testable import WebImageServer
+@_spi(Internals) @testable import WebImageServer
 
 /// The geometry of each resizing type, and where gravity puts a region.
 @Suite("Service processing: sizes and gravity")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WebImage
 
-@testable import WebImageServer
+@_spi(Internals) @testable import WebImageServer
 
 /// The service's memory tier: a byte budget that counts what each entry holds, least recently
 /// used out first.

@@ -4,7 +4,7 @@ import Foundation
 /// else (``ImageDecodeOptions/convertToSRGB``). ``ImageCodersManager`` runs every decode
 /// through it, so every coder, built in or added, gets the same treatment.
 package enum ColorManagement {
-    #if canImport(CLCMS2)
+    #if ColorManagement
         /// Whether pixels described by `profile` are sRGB already (to within one level), so that
         /// the profile can go with them unconverted.
         package static func isSRGB(_ profile: Data) -> Bool {
@@ -75,7 +75,7 @@ package enum ColorManagement {
     #endif
 }
 
-#if canImport(CLCMS2)
+#if ColorManagement
     /// Converts each frame another provider decodes.
     final class SRGBFrameProvider: AnimatedImageProvider {
         private let inner: any AnimatedImageProvider

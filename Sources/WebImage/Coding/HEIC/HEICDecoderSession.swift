@@ -1,191 +1,194 @@
-import CHEIF
-import Foundation
+#if HEIC
+    import CHEIF
+    import Foundation
 
-/// A libheif context over borrowed bytes and the handle of its primary image, parsed with the
-/// pixel limit checked (on the `ispe` size, and on the size shown after `clap`/`irot`) before
-/// any HEVC data is decoded. Lives only inside ``open(_:maxPixelCount:_:)``, which keeps the bytes alive.
-final class HEICDecoderSession {
-    private let context: OpaquePointer
-    private let handle: OpaquePointer
-    private let bytes: UnsafeRawBufferPointer
-    /// The size as shown: libheif reports it after the container's transformations.
-    let shownSize: PixelSize
-    let hasAlpha: Bool
-    /// How the stored picture turns to show upright (`irot`/`imir`).
-    let orientation: ImageOrientation
+    /// A libheif context over borrowed bytes and the handle of its primary image, parsed with the
+    /// pixel limit checked (on the `ispe` size, and on the size shown after `clap`/`irot`) before
+    /// any HEVC data is decoded. Lives only inside ``open(_:maxPixelCount:_:)``, which keeps the bytes alive.
+    final class HEICDecoderSession {
+        private let context: OpaquePointer
+        private let handle: OpaquePointer
+        private let bytes: UnsafeRawBufferPointer
+        /// The size as shown: libheif reports it after the container's transformations.
+        let shownSize: PixelSize
+        let hasAlpha: Bool
+        /// How the stored picture turns to show upright (`irot`/`imir`).
+        let orientation: ImageOrientation
 
-    /// Parses `data` and runs `body` on the session; the session must not escape `body`.
-    static func open<T>(
-        _ data: Data, maxPixelCount: Int, _ body: (HEICDecoderSession) throws(WebImageError) -> T
-    ) throws(WebImageError) -> T {
-        let result: Result<T, WebImageError> = data.withUnsafeBytes { raw in
-            do throws(WebImageError) {
-                let session = try HEICDecoderSession(bytes: raw, maxPixelCount: maxPixelCount)
-                return .success(try body(session))
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
-    }
-
-    private init(bytes: UnsafeRawBufferPointer, maxPixelCount: Int) throws(WebImageError) {
-        guard let base = bytes.baseAddress, bytes.count >= 12 else {
-            throw .badImageData("the HEIF file is \(bytes.count) bytes long")
-        }
-        HEIFLibrary.initialize()
-        guard let context = heif_context_alloc() else { throw .badImageData("libheif could not make a context") }
-        heif_context_set_maximum_image_size_limit(context, HEIFLibrary.maximumSide)
-        var handle: OpaquePointer?
-        var status = heif_context_read_from_memory_without_copy(context, base, bytes.count, nil)
-        if HEIFLibrary.succeeded(status) { status = heif_context_get_primary_image_handle(context, &handle) }
-        guard HEIFLibrary.succeeded(status), let handle else {
-            // The message lives in the context: read it before freeing that.
-            let message = HEIFLibrary.message(status)
-            heif_context_free(context)
-            throw .badImageData("reading the HEIF file: \(message)")
-        }
-        let width = Int(heif_image_handle_get_width(handle))
-        let height = Int(heif_image_handle_get_height(handle))
-        guard width > 0, height > 0 else {
-            heif_image_handle_release(handle)
-            heif_context_free(context)
-            throw .badImageData("the HEIF file claims a size of \(width)x\(height) pixels")
-        }
-        // The HEVC picture is decoded at its `ispe` size and only then cropped by `clap` (an
-        // encoder may pad 64x48 to 64x64), so that size is checked too.
-        let codedWidth = Int(heif_image_handle_get_ispe_width(handle))
-        let codedHeight = Int(heif_image_handle_get_ispe_height(handle))
-        for (checkedWidth, checkedHeight) in [(codedWidth, codedHeight), (width, height)]
-        where checkedWidth * checkedHeight > maxPixelCount {
-            heif_image_handle_release(handle)
-            heif_context_free(context)
-            throw .imageTooLarge(width: checkedWidth, height: checkedHeight, limit: maxPixelCount)
-        }
-        self.context = context
-        self.handle = handle
-        self.bytes = bytes
-        self.shownSize = PixelSize(width: width, height: height)
-        self.hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
-        var primary: heif_item_id = 0
-        let found = HEIFLibrary.succeeded(heif_context_get_primary_image_ID(context, &primary))
-        self.orientation = found ? HEIFTransforms.orientation(ofItem: primary, in: bytes) : .up
-    }
-
-    deinit {
-        heif_image_handle_release(handle)
-        heif_context_free(context)
-    }
-
-    /// The size as stored, before ``orientation``.
-    var storedSize: PixelSize {
-        orientation.swapsDimensions ? PixelSize(width: shownSize.height, height: shownSize.width) : shownSize
-    }
-
-    /// The primary image as 8-bit RGBA with straight alpha, turned upright by libheif (10- and
-    /// 12-bit pictures are scaled down by libheif; premultiplied ones are divided out here).
-    func decodeUpright() throws(WebImageError) -> ImageBitmap {
-        guard let options = heif_decoding_options_alloc() else {
-            throw .badImageData("libheif could not allocate decoding options")
-        }
-        defer { heif_decoding_options_free(options) }
-        options.pointee.convert_hdr_to_8bit = 1
-        var decoded: OpaquePointer?
-        let status = heif_decode_image(handle, &decoded, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options)
-        guard HEIFLibrary.succeeded(status), let decoded else {
-            throw .badImageData("decoding the HEIF image: \(HEIFLibrary.message(status))")
-        }
-        defer { heif_image_release(decoded) }
-        var stride: Int32 = 0
-        let width = Int(heif_image_get_width(decoded, heif_channel_interleaved))
-        let height = Int(heif_image_get_height(decoded, heif_channel_interleaved))
-        guard let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride),
-            heif_image_get_bits_per_pixel(decoded, heif_channel_interleaved) == 32,
-            width == shownSize.width, height == shownSize.height, Int(stride) >= width * 4
-        else {
-            throw .badImageData(
-                "the decoded HEIF image is \(width)x\(height), not the declared \(shownSize.width)x\(shownSize.height)")
-        }
-        let rowBytes = width * 4
-        var bitmap = ImageBitmap(width: width, height: height) { buffer in
-            for row in 0..<height {
-                (buffer.baseAddress! + row * rowBytes).update(from: plane + row * Int(stride), count: rowBytes)
-            }
-        }
-        if hasAlpha && heif_image_is_premultiplied_alpha(decoded) != 0 { bitmap.unpremultiplyAlpha() }
-        return bitmap
-    }
-
-    /// The embedded ICC profile, EXIF (as TIFF data) and XMP that `kinds` asks for. A block
-    /// larger than the file itself (libheif can assemble an item from repeated extents) is left
-    /// out.
-    func metadata(_ kinds: ImageMetadata.Kinds) -> ImageMetadata {
-        var metadata = ImageMetadata()
-        if kinds.contains(.iccProfile) {
-            let size = heif_image_handle_get_raw_color_profile_size(handle)
-            if size > 0, size <= bytes.count {
-                var profile = Data(count: size)
-                let status = profile.withUnsafeMutableBytes {
-                    heif_image_handle_get_raw_color_profile(handle, $0.baseAddress)
-                }
-                if HEIFLibrary.succeeded(status) { metadata.iccProfile = profile }
-            }
-        }
-        if kinds.contains(.exif), let block = metadataBlock(type: "Exif", contentType: nil) {
-            metadata.exif = Self.tiff(inExifItem: block)
-        }
-        if kinds.contains(.xmp) {
-            metadata.xmp = metadataBlock(type: "mime", contentType: "application/rdf+xml")
-        }
-        return metadata
-    }
-
-    /// The first metadata item of `type` (and `contentType`, for `mime` items).
-    private func metadataBlock(type: String, contentType: String?) -> Data? {
-        let count = Int(heif_image_handle_get_number_of_metadata_blocks(handle, type))
-        guard count > 0 else { return nil }
-        var ids = [heif_item_id](repeating: 0, count: count)
-        let listed = Int(heif_image_handle_get_list_of_metadata_block_IDs(handle, type, &ids, Int32(count)))
-        for id in ids.prefix(listed) {
-            if let contentType {
-                guard let actual = heif_image_handle_get_metadata_content_type(handle, id),
-                    String(cString: actual) == contentType
-                else { continue }
-            }
-            let size = heif_image_handle_get_metadata_size(handle, id)
-            guard size > 0, size <= bytes.count else { continue }
-            var block = Data(count: size)
-            let status = block.withUnsafeMutableBytes { heif_image_handle_get_metadata(handle, id, $0.baseAddress) }
-            if HEIFLibrary.succeeded(status) { return block }
-        }
-        return nil
-    }
-
-    /// An `Exif` item's TIFF data: the item starts with a 4-byte big-endian offset to the TIFF
-    /// header, which some writers place after JPEG's `Exif\0\0`.
-    static func tiff(inExifItem item: Data) -> Data? {
-        let bytes = [UInt8](item)
-        guard bytes.count >= 4 else { return nil }
-        let offset = bytes[0..<4].reduce(0) { $0 << 8 | Int($1) }
-        guard offset <= bytes.count - 4 else { return nil }
-        var tiff = bytes[(4 + offset)...]
-        if tiff.starts(with: EXIFOrientation.signature) { tiff = tiff.dropFirst(EXIFOrientation.signature.count) }
-        return tiff.isEmpty ? nil : Data(tiff)
-    }
-}
-
-extension ImageBitmap {
-    /// Divides each colour by its alpha (rounded), for decoders whose library hands out
-    /// premultiplied pixels.
-    fileprivate mutating func unpremultiplyAlpha() {
-        pixels.withUnsafeMutableBufferPointer { buffer in
-            for index in stride(from: 0, to: buffer.count, by: 4) {
-                let alpha = Int(buffer[index + 3])
-                guard alpha > 0, alpha < 255 else { continue }
-                for channel in index..<index + 3 {
-                    buffer[channel] = UInt8(min(255, (Int(buffer[channel]) * 255 + alpha / 2) / alpha))
+        /// Parses `data` and runs `body` on the session; the session must not escape `body`.
+        static func open<T>(
+            _ data: Data, maxPixelCount: Int, _ body: (HEICDecoderSession) throws(WebImageError) -> T
+        ) throws(WebImageError) -> T {
+            let result: Result<T, WebImageError> = data.withUnsafeBytes { raw in
+                do throws(WebImageError) {
+                    let session = try HEICDecoderSession(bytes: raw, maxPixelCount: maxPixelCount)
+                    return .success(try body(session))
+                } catch {
+                    return .failure(error)
                 }
             }
+            return try result.get()
+        }
+
+        private init(bytes: UnsafeRawBufferPointer, maxPixelCount: Int) throws(WebImageError) {
+            guard let base = bytes.baseAddress, bytes.count >= 12 else {
+                throw .badImageData("the HEIF file is \(bytes.count) bytes long")
+            }
+            HEIFLibrary.initialize()
+            guard let context = heif_context_alloc() else { throw .badImageData("libheif could not make a context") }
+            heif_context_set_maximum_image_size_limit(context, HEIFLibrary.maximumSide)
+            var handle: OpaquePointer?
+            var status = heif_context_read_from_memory_without_copy(context, base, bytes.count, nil)
+            if HEIFLibrary.succeeded(status) { status = heif_context_get_primary_image_handle(context, &handle) }
+            guard HEIFLibrary.succeeded(status), let handle else {
+                // The message lives in the context: read it before freeing that.
+                let message = HEIFLibrary.message(status)
+                heif_context_free(context)
+                throw .badImageData("reading the HEIF file: \(message)")
+            }
+            let width = Int(heif_image_handle_get_width(handle))
+            let height = Int(heif_image_handle_get_height(handle))
+            guard width > 0, height > 0 else {
+                heif_image_handle_release(handle)
+                heif_context_free(context)
+                throw .badImageData("the HEIF file claims a size of \(width)x\(height) pixels")
+            }
+            // The HEVC picture is decoded at its `ispe` size and only then cropped by `clap` (an
+            // encoder may pad 64x48 to 64x64), so that size is checked too.
+            let codedWidth = Int(heif_image_handle_get_ispe_width(handle))
+            let codedHeight = Int(heif_image_handle_get_ispe_height(handle))
+            for (checkedWidth, checkedHeight) in [(codedWidth, codedHeight), (width, height)]
+            where checkedWidth * checkedHeight > maxPixelCount {
+                heif_image_handle_release(handle)
+                heif_context_free(context)
+                throw .imageTooLarge(width: checkedWidth, height: checkedHeight, limit: maxPixelCount)
+            }
+            self.context = context
+            self.handle = handle
+            self.bytes = bytes
+            self.shownSize = PixelSize(width: width, height: height)
+            self.hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
+            var primary: heif_item_id = 0
+            let found = HEIFLibrary.succeeded(heif_context_get_primary_image_ID(context, &primary))
+            self.orientation = found ? HEIFTransforms.orientation(ofItem: primary, in: bytes) : .up
+        }
+
+        deinit {
+            heif_image_handle_release(handle)
+            heif_context_free(context)
+        }
+
+        /// The size as stored, before ``orientation``.
+        var storedSize: PixelSize {
+            orientation.swapsDimensions ? PixelSize(width: shownSize.height, height: shownSize.width) : shownSize
+        }
+
+        /// The primary image as 8-bit RGBA with straight alpha, turned upright by libheif (10- and
+        /// 12-bit pictures are scaled down by libheif; premultiplied ones are divided out here).
+        func decodeUpright() throws(WebImageError) -> ImageBitmap {
+            guard let options = heif_decoding_options_alloc() else {
+                throw .badImageData("libheif could not allocate decoding options")
+            }
+            defer { heif_decoding_options_free(options) }
+            options.pointee.convert_hdr_to_8bit = 1
+            var decoded: OpaquePointer?
+            let status = heif_decode_image(handle, &decoded, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options)
+            guard HEIFLibrary.succeeded(status), let decoded else {
+                throw .badImageData("decoding the HEIF image: \(HEIFLibrary.message(status))")
+            }
+            defer { heif_image_release(decoded) }
+            var stride: Int32 = 0
+            let width = Int(heif_image_get_width(decoded, heif_channel_interleaved))
+            let height = Int(heif_image_get_height(decoded, heif_channel_interleaved))
+            guard let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride),
+                heif_image_get_bits_per_pixel(decoded, heif_channel_interleaved) == 32,
+                width == shownSize.width, height == shownSize.height, Int(stride) >= width * 4
+            else {
+                throw .badImageData(
+                    "the decoded HEIF image is \(width)x\(height), not the declared \(shownSize.width)x\(shownSize.height)"
+                )
+            }
+            let rowBytes = width * 4
+            var bitmap = ImageBitmap(width: width, height: height) { buffer in
+                for row in 0..<height {
+                    (buffer.baseAddress! + row * rowBytes).update(from: plane + row * Int(stride), count: rowBytes)
+                }
+            }
+            if hasAlpha && heif_image_is_premultiplied_alpha(decoded) != 0 { bitmap.unpremultiplyAlpha() }
+            return bitmap
+        }
+
+        /// The embedded ICC profile, EXIF (as TIFF data) and XMP that `kinds` asks for. A block
+        /// larger than the file itself (libheif can assemble an item from repeated extents) is left
+        /// out.
+        func metadata(_ kinds: ImageMetadata.Kinds) -> ImageMetadata {
+            var metadata = ImageMetadata()
+            if kinds.contains(.iccProfile) {
+                let size = heif_image_handle_get_raw_color_profile_size(handle)
+                if size > 0, size <= bytes.count {
+                    var profile = Data(count: size)
+                    let status = profile.withUnsafeMutableBytes {
+                        heif_image_handle_get_raw_color_profile(handle, $0.baseAddress)
+                    }
+                    if HEIFLibrary.succeeded(status) { metadata.iccProfile = profile }
+                }
+            }
+            if kinds.contains(.exif), let block = metadataBlock(type: "Exif", contentType: nil) {
+                metadata.exif = Self.tiff(inExifItem: block)
+            }
+            if kinds.contains(.xmp) {
+                metadata.xmp = metadataBlock(type: "mime", contentType: "application/rdf+xml")
+            }
+            return metadata
+        }
+
+        /// The first metadata item of `type` (and `contentType`, for `mime` items).
+        private func metadataBlock(type: String, contentType: String?) -> Data? {
+            let count = Int(heif_image_handle_get_number_of_metadata_blocks(handle, type))
+            guard count > 0 else { return nil }
+            var ids = [heif_item_id](repeating: 0, count: count)
+            let listed = Int(heif_image_handle_get_list_of_metadata_block_IDs(handle, type, &ids, Int32(count)))
+            for id in ids.prefix(listed) {
+                if let contentType {
+                    guard let actual = heif_image_handle_get_metadata_content_type(handle, id),
+                        String(cString: actual) == contentType
+                    else { continue }
+                }
+                let size = heif_image_handle_get_metadata_size(handle, id)
+                guard size > 0, size <= bytes.count else { continue }
+                var block = Data(count: size)
+                let status = block.withUnsafeMutableBytes { heif_image_handle_get_metadata(handle, id, $0.baseAddress) }
+                if HEIFLibrary.succeeded(status) { return block }
+            }
+            return nil
+        }
+
+        /// An `Exif` item's TIFF data: the item starts with a 4-byte big-endian offset to the TIFF
+        /// header, which some writers place after JPEG's `Exif\0\0`.
+        static func tiff(inExifItem item: Data) -> Data? {
+            let bytes = [UInt8](item)
+            guard bytes.count >= 4 else { return nil }
+            let offset = bytes[0..<4].reduce(0) { $0 << 8 | Int($1) }
+            guard offset <= bytes.count - 4 else { return nil }
+            var tiff = bytes[(4 + offset)...]
+            if tiff.starts(with: EXIFOrientation.signature) { tiff = tiff.dropFirst(EXIFOrientation.signature.count) }
+            return tiff.isEmpty ? nil : Data(tiff)
         }
     }
-}
+
+    extension ImageBitmap {
+        /// Divides each colour by its alpha (rounded), for decoders whose library hands out
+        /// premultiplied pixels.
+        fileprivate mutating func unpremultiplyAlpha() {
+            pixels.withUnsafeMutableBufferPointer { buffer in
+                for index in stride(from: 0, to: buffer.count, by: 4) {
+                    let alpha = Int(buffer[index + 3])
+                    guard alpha > 0, alpha < 255 else { continue }
+                    for channel in index..<index + 3 {
+                        buffer[channel] = UInt8(min(255, (Int(buffer[channel]) * 255 + alpha / 2) / alpha))
+                    }
+                }
+            }
+        }
+    }
+#endif

@@ -1,150 +1,153 @@
-import CJXL
-import Foundation
+#if JPEGXL
+    import CJXL
+    import Foundation
 
-/// One libjxl encode of prepared frames into a JPEG XL file (a bare code stream, or the
-/// container when metadata boxes go with it).
-enum JPEGXLEncoderSession {
-    static func encode(
-        _ frames: [(bitmap: ImageBitmap, duration: Double)], settings: JPEGXLCoder.Settings, metadata: ImageMetadata
-    ) throws(WebImageError) -> Data {
-        guard let encoder = JxlEncoderCreate(nil) else { throw .encodingFailed("libjxl could not make an encoder") }
-        defer { JxlEncoderDestroy(encoder) }
-        let size = frames[0].bitmap.size
-        let hasAlpha = frames.contains { $0.bitmap.containsTransparency }
-        var info = JxlBasicInfo()
-        JxlEncoderInitBasicInfo(&info)
-        info.xsize = UInt32(size.width)
-        info.ysize = UInt32(size.height)
-        info.bits_per_sample = 8
-        info.num_color_channels = 3
-        info.alpha_bits = hasAlpha ? 8 : 0
-        info.num_extra_channels = hasAlpha ? 1 : 0
-        // Lossless must keep the pixels' own colour space; lossy converts them to XYB.
-        info.uses_original_profile = settings.lossless ? JXL_TRUE : JXL_FALSE
-        if frames.count > 1 {
-            info.have_animation = JXL_TRUE
-            info.animation.tps_numerator = 1000
-            info.animation.tps_denominator = 1
-            info.animation.num_loops = UInt32(clamping: max(0, settings.loopCount))
-        }
-        try check(JxlEncoderSetBasicInfo(encoder, &info), encoder, "setting the JPEG XL header")
-        try setColor(encoder, profile: metadata.iccProfile)
-        try addBoxes(encoder, metadata: metadata)
-        guard let frameSettings = JxlEncoderFrameSettingsCreate(encoder, nil) else {
-            throw .encodingFailed("libjxl could not make frame settings")
-        }
-        try check(
-            JxlEncoderFrameSettingsSetOption(frameSettings, JXL_ENC_FRAME_SETTING_EFFORT, settings.effort), encoder,
-            "setting the effort")
-        if settings.lossless {
-            try check(JxlEncoderSetFrameLossless(frameSettings, JXL_TRUE), encoder, "asking for lossless")
-        } else {
-            try check(JxlEncoderSetFrameDistance(frameSettings, settings.distance), encoder, "setting the distance")
-        }
-        for (index, frame) in frames.enumerated() {
+    /// One libjxl encode of prepared frames into a JPEG XL file (a bare code stream, or the
+    /// container when metadata boxes go with it).
+    enum JPEGXLEncoderSession {
+        static func encode(
+            _ frames: [(bitmap: ImageBitmap, duration: Double)], settings: JPEGXLCoder.Settings, metadata: ImageMetadata
+        ) throws(WebImageError) -> Data {
+            guard let encoder = JxlEncoderCreate(nil) else { throw .encodingFailed("libjxl could not make an encoder") }
+            defer { JxlEncoderDestroy(encoder) }
+            let size = frames[0].bitmap.size
+            let hasAlpha = frames.contains { $0.bitmap.containsTransparency }
+            var info = JxlBasicInfo()
+            JxlEncoderInitBasicInfo(&info)
+            info.xsize = UInt32(size.width)
+            info.ysize = UInt32(size.height)
+            info.bits_per_sample = 8
+            info.num_color_channels = 3
+            info.alpha_bits = hasAlpha ? 8 : 0
+            info.num_extra_channels = hasAlpha ? 1 : 0
+            // Lossless must keep the pixels' own colour space; lossy converts them to XYB.
+            info.uses_original_profile = settings.lossless ? JXL_TRUE : JXL_FALSE
             if frames.count > 1 {
-                var header = JxlFrameHeader()
-                JxlEncoderInitFrameHeader(&header)
-                header.duration = UInt32(clamping: frame.duration * 1000, rounding: .toNearestOrAwayFromZero)
-                try check(JxlEncoderSetFrameHeader(frameSettings, &header), encoder, "setting frame \(index)'s header")
+                info.have_animation = JXL_TRUE
+                info.animation.tps_numerator = 1000
+                info.animation.tps_denominator = 1
+                info.animation.num_loops = UInt32(clamping: max(0, settings.loopCount))
             }
-            try addFrame(frame.bitmap, hasAlpha: hasAlpha, encoder: encoder, settings: frameSettings, index: index)
+            try check(JxlEncoderSetBasicInfo(encoder, &info), encoder, "setting the JPEG XL header")
+            try setColor(encoder, profile: metadata.iccProfile)
+            try addBoxes(encoder, metadata: metadata)
+            guard let frameSettings = JxlEncoderFrameSettingsCreate(encoder, nil) else {
+                throw .encodingFailed("libjxl could not make frame settings")
+            }
+            try check(
+                JxlEncoderFrameSettingsSetOption(frameSettings, JXL_ENC_FRAME_SETTING_EFFORT, settings.effort), encoder,
+                "setting the effort")
+            if settings.lossless {
+                try check(JxlEncoderSetFrameLossless(frameSettings, JXL_TRUE), encoder, "asking for lossless")
+            } else {
+                try check(JxlEncoderSetFrameDistance(frameSettings, settings.distance), encoder, "setting the distance")
+            }
+            for (index, frame) in frames.enumerated() {
+                if frames.count > 1 {
+                    var header = JxlFrameHeader()
+                    JxlEncoderInitFrameHeader(&header)
+                    header.duration = UInt32(clamping: frame.duration * 1000, rounding: .toNearestOrAwayFromZero)
+                    try check(
+                        JxlEncoderSetFrameHeader(frameSettings, &header), encoder, "setting frame \(index)'s header")
+                }
+                try addFrame(frame.bitmap, hasAlpha: hasAlpha, encoder: encoder, settings: frameSettings, index: index)
+            }
+            JxlEncoderCloseInput(encoder)
+            return try collectOutput(encoder)
         }
-        JxlEncoderCloseInput(encoder)
-        return try collectOutput(encoder)
-    }
 
-    /// The ICC profile kept from the source, or sRGB. A profile libjxl cannot parse is left out
-    /// (the pixels are then taken as sRGB) rather than failing the encode.
-    private static func setColor(_ encoder: OpaquePointer, profile: Data?) throws(WebImageError) {
-        if let profile, !profile.isEmpty {
-            let status = profile.withUnsafeBytes {
-                JxlEncoderSetICCProfile(encoder, $0.bindMemory(to: UInt8.self).baseAddress, $0.count)
+        /// The ICC profile kept from the source, or sRGB. A profile libjxl cannot parse is left out
+        /// (the pixels are then taken as sRGB) rather than failing the encode.
+        private static func setColor(_ encoder: OpaquePointer, profile: Data?) throws(WebImageError) {
+            if let profile, !profile.isEmpty {
+                let status = profile.withUnsafeBytes {
+                    JxlEncoderSetICCProfile(encoder, $0.bindMemory(to: UInt8.self).baseAddress, $0.count)
+                }
+                if status == JXL_ENC_SUCCESS { return }
             }
-            if status == JXL_ENC_SUCCESS { return }
+            var srgb = JxlColorEncoding()
+            JxlColorEncodingSetToSRGB(&srgb, JXL_FALSE)
+            try check(JxlEncoderSetColorEncoding(encoder, &srgb), encoder, "setting the colour encoding")
         }
-        var srgb = JxlColorEncoding()
-        JxlColorEncodingSetToSRGB(&srgb, JXL_FALSE)
-        try check(JxlEncoderSetColorEncoding(encoder, &srgb), encoder, "setting the colour encoding")
-    }
 
-    /// EXIF (a `Exif` box: a 4-byte offset to the TIFF header, here 0, then the TIFF data) and XMP
-    /// (an `xml ` box), which put the file in the container.
-    private static func addBoxes(_ encoder: OpaquePointer, metadata: ImageMetadata) throws(WebImageError) {
-        var boxes: [(type: String, contents: Data)] = []
-        if let exif = metadata.exif, !exif.isEmpty { boxes.append(("Exif", Data(count: 4) + exif)) }
-        if let xmp = metadata.xmp, !xmp.isEmpty { boxes.append(("xml ", xmp)) }
-        guard !boxes.isEmpty else { return }
-        try check(JxlEncoderUseBoxes(encoder), encoder, "turning on metadata boxes")
-        for box in boxes {
-            let type = box.type.utf8.map { CChar(bitPattern: $0) }
-            let status = box.contents.withUnsafeBytes { contents in
-                JxlEncoderAddBox(
-                    encoder, type, contents.bindMemory(to: UInt8.self).baseAddress, contents.count, JXL_FALSE)
+        /// EXIF (a `Exif` box: a 4-byte offset to the TIFF header, here 0, then the TIFF data) and XMP
+        /// (an `xml ` box), which put the file in the container.
+        private static func addBoxes(_ encoder: OpaquePointer, metadata: ImageMetadata) throws(WebImageError) {
+            var boxes: [(type: String, contents: Data)] = []
+            if let exif = metadata.exif, !exif.isEmpty { boxes.append(("Exif", Data(count: 4) + exif)) }
+            if let xmp = metadata.xmp, !xmp.isEmpty { boxes.append(("xml ", xmp)) }
+            guard !boxes.isEmpty else { return }
+            try check(JxlEncoderUseBoxes(encoder), encoder, "turning on metadata boxes")
+            for box in boxes {
+                let type = box.type.utf8.map { CChar(bitPattern: $0) }
+                let status = box.contents.withUnsafeBytes { contents in
+                    JxlEncoderAddBox(
+                        encoder, type, contents.bindMemory(to: UInt8.self).baseAddress, contents.count, JXL_FALSE)
+                }
+                try check(status, encoder, "adding the \(box.type) box")
             }
-            try check(status, encoder, "adding the \(box.type) box")
+            JxlEncoderCloseBoxes(encoder)
         }
-        JxlEncoderCloseBoxes(encoder)
-    }
 
-    /// Hands libjxl one frame: RGBA as stored, or RGB when the animation is opaque throughout.
-    private static func addFrame(
-        _ bitmap: ImageBitmap, hasAlpha: Bool, encoder: OpaquePointer, settings: OpaquePointer, index: Int
-    ) throws(WebImageError) {
-        var format = JxlPixelFormat(
-            num_channels: hasAlpha ? 4 : 3, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
-        let status: JxlEncoderStatus
-        if hasAlpha {
-            status = bitmap.pixels.withUnsafeBytes {
-                JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count)
-            }
-        } else {
-            var rgb = [UInt8](repeating: 0, count: bitmap.width * bitmap.height * 3)
-            rgb.withUnsafeMutableBufferPointer { out in
-                bitmap.pixels.withUnsafeBufferPointer { rgba in
-                    var source = 0
-                    var target = 0
-                    while target < out.count {
-                        out[target] = rgba[source]
-                        out[target + 1] = rgba[source + 1]
-                        out[target + 2] = rgba[source + 2]
-                        source += 4
-                        target += 3
+        /// Hands libjxl one frame: RGBA as stored, or RGB when the animation is opaque throughout.
+        private static func addFrame(
+            _ bitmap: ImageBitmap, hasAlpha: Bool, encoder: OpaquePointer, settings: OpaquePointer, index: Int
+        ) throws(WebImageError) {
+            var format = JxlPixelFormat(
+                num_channels: hasAlpha ? 4 : 3, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
+            let status: JxlEncoderStatus
+            if hasAlpha {
+                status = bitmap.pixels.withUnsafeBytes {
+                    JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count)
+                }
+            } else {
+                var rgb = [UInt8](repeating: 0, count: bitmap.width * bitmap.height * 3)
+                rgb.withUnsafeMutableBufferPointer { out in
+                    bitmap.pixels.withUnsafeBufferPointer { rgba in
+                        var source = 0
+                        var target = 0
+                        while target < out.count {
+                            out[target] = rgba[source]
+                            out[target + 1] = rgba[source + 1]
+                            out[target + 2] = rgba[source + 2]
+                            source += 4
+                            target += 3
+                        }
                     }
                 }
+                status = rgb.withUnsafeBytes { JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count) }
             }
-            status = rgb.withUnsafeBytes { JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count) }
+            try check(status, encoder, "encoding frame \(index) as JPEG XL")
         }
-        try check(status, encoder, "encoding frame \(index) as JPEG XL")
-    }
 
-    /// Runs the encoder, growing the output until it is done.
-    private static func collectOutput(_ encoder: OpaquePointer) throws(WebImageError) -> Data {
-        var output = [UInt8](repeating: 0, count: 64 << 10)
-        var written = 0
-        while true {
-            let (status, used) = output.withUnsafeMutableBufferPointer { buffer in
-                var next: UnsafeMutablePointer<UInt8>? = buffer.baseAddress! + written
-                var available = buffer.count - written
-                let status = JxlEncoderProcessOutput(encoder, &next, &available)
-                return (status, buffer.count - written - available)
-            }
-            written += used
-            switch status {
-            case JXL_ENC_SUCCESS:
-                return Data(output[0..<written])
-            case JXL_ENC_NEED_MORE_OUTPUT:
-                output.append(contentsOf: repeatElement(0, count: output.count))
-            default:
-                try check(status, encoder, "writing the JPEG XL file")
+        /// Runs the encoder, growing the output until it is done.
+        private static func collectOutput(_ encoder: OpaquePointer) throws(WebImageError) -> Data {
+            var output = [UInt8](repeating: 0, count: 64 << 10)
+            var written = 0
+            while true {
+                let (status, used) = output.withUnsafeMutableBufferPointer { buffer in
+                    var next: UnsafeMutablePointer<UInt8>? = buffer.baseAddress! + written
+                    var available = buffer.count - written
+                    let status = JxlEncoderProcessOutput(encoder, &next, &available)
+                    return (status, buffer.count - written - available)
+                }
+                written += used
+                switch status {
+                case JXL_ENC_SUCCESS:
+                    return Data(output[0..<written])
+                case JXL_ENC_NEED_MORE_OUTPUT:
+                    output.append(contentsOf: repeatElement(0, count: output.count))
+                default:
+                    try check(status, encoder, "writing the JPEG XL file")
+                }
             }
         }
-    }
 
-    private static func check(_ status: JxlEncoderStatus, _ encoder: OpaquePointer, _ doing: String)
-        throws(WebImageError)
-    {
-        guard status != JXL_ENC_SUCCESS else { return }
-        throw .encodingFailed("\(doing): libjxl error \(JxlEncoderGetError(encoder).rawValue)")
+        private static func check(_ status: JxlEncoderStatus, _ encoder: OpaquePointer, _ doing: String)
+            throws(WebImageError)
+        {
+            guard status != JXL_ENC_SUCCESS else { return }
+            throw .encodingFailed("\(doing): libjxl error \(JxlEncoderGetError(encoder).rawValue)")
+        }
     }
-}
+#endif

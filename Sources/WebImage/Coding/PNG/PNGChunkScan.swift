@@ -3,7 +3,7 @@
 /// libpng does the real parsing; this finds what libpng's header read does not give cheaply:
 /// the IHDR size even when libpng refuses it, the number of IDAT bytes present, and the
 /// metadata chunks (`eXIf` wherever it sits, `iCCP`, XMP's `iTXt`), which libpng is told to skip.
-package struct PNGChunkScan {
+@_spi(Internals) public struct PNGChunkScan {
     /// The IHDR width and height, if the first chunk is a complete IHDR with a correct CRC and
     /// sides within PNG's 2³¹ − 1.
     var storedSize: PixelSize?
@@ -69,7 +69,7 @@ package struct PNGChunkScan {
 
     /// CRC-32 (ISO 3309, as PNG uses), bitwise: the decoder only runs it over the 17 bytes of
     /// IHDR; the fuzz bodies and tests use it to write valid chunks.
-    package static func crc32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    @_spi(Internals) public static func crc32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
             crc ^= UInt32(byte)

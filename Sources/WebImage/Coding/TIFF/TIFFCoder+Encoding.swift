@@ -1,48 +1,51 @@
-import CWebImageShims
-import Foundation
+#if TIFF
+    import CWebImageShims
+    import Foundation
 
-extension TIFFCoder {
-    /// Encodes `image` as TIFF, deflate-compressed with horizontal prediction (lossless): RGB,
-    /// or RGBA with unassociated alpha when the image has transparency. The upright pixels are
-    /// written, scaled down to fit `maxPixelSize`; each frame of an animation becomes a page
-    /// unless `firstFrameOnly`. Quality settings do not apply.
-    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError)
-        -> Data
-    {
-        guard format == .tiff else { throw .unsupportedFormat(format) }
-        var bitmaps: [ImageBitmap] = []
-        if let animation = image.animation, animation.frameCount > 1, !options.firstFrameOnly {
-            for index in 0..<animation.frameCount {
-                let frame = try animation.frame(at: index)
-                bitmaps.append(try frame.bitmap.preparedForEncoding(orientation: image.orientation, options: options))
+    extension TIFFCoder {
+        /// Encodes `image` as TIFF, deflate-compressed with horizontal prediction (lossless): RGB,
+        /// or RGBA with unassociated alpha when the image has transparency. The upright pixels are
+        /// written, scaled down to fit `maxPixelSize`; each frame of an animation becomes a page
+        /// unless `firstFrameOnly`. Quality settings do not apply.
+        public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError)
+            -> Data
+        {
+            guard format == .tiff else { throw .unsupportedFormat(format) }
+            var bitmaps: [ImageBitmap] = []
+            if let animation = image.animation, animation.frameCount > 1, !options.firstFrameOnly {
+                for index in 0..<animation.frameCount {
+                    let frame = try animation.frame(at: index)
+                    bitmaps.append(
+                        try frame.bitmap.preparedForEncoding(orientation: image.orientation, options: options))
+                }
+            } else {
+                bitmaps = [try image.bitmap.preparedForEncoding(orientation: image.orientation, options: options)]
             }
-        } else {
-            bitmaps = [try image.bitmap.preparedForEncoding(orientation: image.orientation, options: options)]
-        }
-        let hasAlpha = bitmaps.contains { $0.containsTransparency }
-        var widths = bitmaps.map { UInt32($0.width) }
-        var heights = bitmaps.map { UInt32($0.height) }
-        var size = 0
-        var output: UnsafeMutablePointer<UInt8>?
-        let message = Self.withPagePointers(bitmaps) { pages in
-            TIFFFile.withMessageBuffer { err, errlen in
-                output = cwi_tiff_write(
-                    pages, &widths, &heights, Int32(bitmaps.count), hasAlpha ? 1 : 0, &size, err, errlen)
-                return output == nil ? -1 : 0
+            let hasAlpha = bitmaps.contains { $0.containsTransparency }
+            var widths = bitmaps.map { UInt32($0.width) }
+            var heights = bitmaps.map { UInt32($0.height) }
+            var size = 0
+            var output: UnsafeMutablePointer<UInt8>?
+            let message = Self.withPagePointers(bitmaps) { pages in
+                TIFFFile.withMessageBuffer { err, errlen in
+                    output = cwi_tiff_write(
+                        pages, &widths, &heights, Int32(bitmaps.count), hasAlpha ? 1 : 0, &size, err, errlen)
+                    return output == nil ? -1 : 0
+                }
             }
+            guard let output else { throw .encodingFailed("libtiff: \(message ?? "no output")") }
+            return Data(bytesNoCopy: output, count: size, deallocator: .free)
         }
-        guard let output else { throw .encodingFailed("libtiff: \(message ?? "no output")") }
-        return Data(bytesNoCopy: output, count: size, deallocator: .free)
-    }
 
-    /// Runs `body` with a C array of pointers to each bitmap's pixels, valid for the call.
-    private static func withPagePointers<R>(
-        _ bitmaps: [ImageBitmap], _ body: (UnsafePointer<UnsafePointer<UInt8>?>) -> R
-    ) -> R {
-        func nest(_ index: Int, _ pointers: [UnsafePointer<UInt8>?]) -> R {
-            guard index < bitmaps.count else { return pointers.withUnsafeBufferPointer { body($0.baseAddress!) } }
-            return bitmaps[index].pixels.withUnsafeBufferPointer { nest(index + 1, pointers + [$0.baseAddress]) }
+        /// Runs `body` with a C array of pointers to each bitmap's pixels, valid for the call.
+        private static func withPagePointers<R>(
+            _ bitmaps: [ImageBitmap], _ body: (UnsafePointer<UnsafePointer<UInt8>?>) -> R
+        ) -> R {
+            func nest(_ index: Int, _ pointers: [UnsafePointer<UInt8>?]) -> R {
+                guard index < bitmaps.count else { return pointers.withUnsafeBufferPointer { body($0.baseAddress!) } }
+                return bitmaps[index].pixels.withUnsafeBufferPointer { nest(index + 1, pointers + [$0.baseAddress]) }
+            }
+            return nest(0, [])
         }
-        return nest(0, [])
     }
-}
+#endif

@@ -4,7 +4,7 @@ import InMemoryTracing
 import Testing
 import WebImageTestOrigin
 
-@testable import WebImage
+@_spi(Internals) @testable import WebImage
 @testable import WebImageServer
 
 /// The service with an S3 tier behind its disk, against a fake S3 on 127.0.0.1: the lookup
