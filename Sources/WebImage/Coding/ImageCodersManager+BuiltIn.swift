@@ -19,22 +19,9 @@ extension ImageCodersManager {
         return coders + [BMPCoder()]
     }
 
-    /// The formats ``builtInCoders`` decode, in the same order. A format missing here (its trait
-    /// was off) fails to decode with ``WebImageError/Code/unsupportedFormat``.
+    /// The formats ``builtInCoders`` read and write, in their order. A format missing here (its
+    /// trait was off) fails to decode with ``WebImageError/Code/unsupportedFormat``.
     public static var builtInFormats: [ImageFormat] {
-        var formats: [ImageFormat] = [.png, .jpeg, .gif, .webp]
-        #if AVIF
-            formats.append(.avif)
-        #endif
-        #if HEIC
-            formats += [.heic, .heif]
-        #endif
-        #if JPEGXL
-            formats.append(.jpegXL)
-        #endif
-        #if TIFF
-            formats.append(.tiff)
-        #endif
-        return formats + [.bmp]
+        builtInCoders.flatMap { coder in ImageFormat.allCases.filter { coder.canEncode(to: $0) } }
     }
 }
