@@ -4,7 +4,7 @@ import PackageDescription
 /// Optional pieces, one trait each, all on by default. A consumer drops one with
 /// `.package(url: …, from: …, traits: […])`; a checkout builds without one with
 /// `swift build --disable-default-traits --traits …`. A coder whose trait is off is not built in:
-/// its format is refused with `WebImageError.unsupportedFormat`, and `webimage --version` lists
+/// its format is refused with `WebImageError.unsupportedFormat`, and `webimage info --build` lists
 /// what was built. The manifest never looks at the machine: a missing system library is a build
 /// error that names its package (see `scripts/bootstrap`), not a silently smaller library.
 let codecTraits: [(trait: String, module: String, description: String)] = [

@@ -28,14 +28,4 @@ public enum WebImageVersion {
         #endif
         return traits
     }()
-
-    /// What `webimage --version` prints: the version, then the formats the built-in coders read
-    /// and the traits the build had.
-    public static var summary: String {
-        """
-        webimage \(current)
-        formats: \(ImageCodersManager.builtInFormats.map(\.name).joined(separator: " "))
-        traits: \(traits.isEmpty ? "none" : traits.joined(separator: " "))
-        """
-    }
 }

@@ -7,7 +7,7 @@ struct WebImageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webimage",
         abstract: "Fetch, cache, decode, inspect and convert images.",
-        version: WebImageVersion.summary,
+        version: "webimage \(WebImageVersion.current)",
         subcommands: subcommands)
 
     /// `serve` is there when the build has the `Server` trait.
