@@ -15,7 +15,8 @@
     /// Refused by default: loopback and unspecified (`--allow-loopback-sources` allows them),
     /// private, shared (CGNAT, 100.64/10), unique-local and IPv4-mapped IPv6
     /// (`--allow-private-sources`), and always link-local (cloud metadata services live there),
-    /// multicast and reserved. IPv4 embedded in NAT64 and 6to4 addresses is judged as IPv4.
+    /// multicast and reserved. An IPv4 address carried in an IPv6 one (mapped, compatible, NAT64,
+    /// 6to4, Teredo, ISATAP) is judged as that IPv4 address.
     ///
     /// The request then connects to the address checked here (``RequestApproval/connect(to:)``),
     /// never to a second answer for the name, so DNS rebinding cannot move it elsewhere.
@@ -31,9 +32,21 @@
             case loopback, unspecified, `private`, shared
             case uniqueLocal = "unique-local"
             case mapped = "IPv4-mapped"
+            case compatible = "IPv4-compatible"
             case linkLocal = "link-local"
             case multicast, reserved
             case `public`
+
+            /// Lower is refused more: kinds no flag allows first, then those the loopback flag
+            /// allows, then those the private flag allows.
+            var strictness: Int {
+                switch self {
+                case .linkLocal, .multicast, .reserved: 0
+                case .loopback, .unspecified: 1
+                case .private, .shared, .uniqueLocal, .mapped, .compatible: 2
+                case .public: 3
+                }
+            }
         }
 
         /// Throws ``WebImageError/Code/requestRefused`` for a URL whose host is, or resolves to, a
@@ -82,31 +95,80 @@
             switch kind {
             case .public: true
             case .loopback, .unspecified: allowsLoopback
-            case .private, .shared, .uniqueLocal, .mapped: allowsPrivate
+            case .private, .shared, .uniqueLocal, .mapped, .compatible: allowsPrivate
             case .linkLocal, .multicast, .reserved: false
             }
         }
 
-        /// 4 bytes (IPv4) or 16 (IPv6).
+        /// 4 bytes (IPv4) or 16 (IPv6). An IPv6 address that carries an IPv4 address (see
+        /// ``embeddedIPv4(in:)``) is judged by the strictest kind among what it carries.
         static func kind(of address: [UInt8]) -> Kind {
             if address.count == 4 { return kind(ipv4: address) }
             guard address.count == 16 else { return .reserved }
             let a = address
             if a.allSatisfy({ $0 == 0 }) { return .unspecified }
             if a[0..<15].allSatisfy({ $0 == 0 }) && a[15] == 1 { return .loopback }
-            if a[0..<10].allSatisfy({ $0 == 0 }) && a[10] == 0xFF && a[11] == 0xFF {
-                // ::ffff:a.b.c.d — refused as such unless private sources are allowed; then as IPv4.
-                let embedded = kind(ipv4: Array(a[12..<16]))
-                return embedded == .public ? .mapped : embedded
+            let own: Kind
+            if a[0] & 0xFE == 0xFC || (a[0] == 0xFE && a[1] & 0xC0 == 0xC0) {
+                own = .uniqueLocal  // fc00::/7, and the deprecated site-local fec0::/10
+            } else if a[0..<4] == [0x20, 0x01, 0x0D, 0xB8] || (a[0] == 0x01 && a[1..<8].allSatisfy({ $0 == 0 })) {
+                own = .reserved  // documentation 2001:db8::/32, discard-only 100::/64
+            } else if a[0] == 0xFE, a[1] & 0xC0 == 0x80 {
+                own = .linkLocal
+            } else if a[0] == 0xFF {
+                own = .multicast
+            } else {
+                own = .public
             }
-            if a[0] == 0x00, a[1] == 0x64, a[2] == 0xFF, a[3] == 0x9B, a[4..<12].allSatisfy({ $0 == 0 }) {
-                return kind(ipv4: Array(a[12..<16]))  // NAT64 64:ff9b::/96
+            guard let (form, embedded) = embeddedIPv4(in: a) else { return own }
+            var carried = embedded.map(kind(ipv4:)).min { $0.strictness < $1.strictness } ?? .public
+            // A public IPv4 address reached through the mapped or the deprecated compatible form is
+            // still a way around the IPv4 rules; the NAT64, 6to4, Teredo and ISATAP forms are routed
+            // as their IPv4 address is.
+            if carried == .public, form == .mapped { carried = .mapped }
+            if carried == .public, form == .compatible { carried = .compatible }
+            return carried.strictness < own.strictness ? carried : own
+        }
+
+        /// The ways an IPv6 address can carry an IPv4 one.
+        enum EmbeddingForm: Equatable {
+            /// `::ffff:a.b.c.d` (RFC 4291).
+            case mapped
+            /// `::a.b.c.d`, deprecated by RFC 4291 but still parsed by resolvers.
+            case compatible
+            /// The well-known `64:ff9b::/96` and the local-use `64:ff9b:1::/48` (RFC 6052, 8215), with
+            /// the IPv4 address in the last 32 bits.
+            case nat64
+            /// `2002:aabb:ccdd::/48` (RFC 3056).
+            case sixToFour
+            /// `2001:0::/32`: the server's address, and the client's with its bits inverted
+            /// (RFC 4380).
+            case teredo
+            /// An interface identifier `0000:5efe:a.b.c.d` or `0200:5efe:a.b.c.d` under any prefix
+            /// (RFC 5214).
+            case isatap
+        }
+
+        /// The IPv4 addresses a 16-byte IPv6 address carries, and how; nil when it carries none.
+        static func embeddedIPv4(in a: [UInt8]) -> (EmbeddingForm, [[UInt8]])? {
+            guard a.count == 16 else { return nil }
+            let tail = Array(a[12..<16])
+            if a[0..<10].allSatisfy({ $0 == 0 }) {
+                if a[10] == 0xFF, a[11] == 0xFF { return (.mapped, [tail]) }
+                if a[10] == 0, a[11] == 0 { return (.compatible, [tail]) }
             }
-            if a[0] == 0x20, a[1] == 0x02 { return kind(ipv4: Array(a[2..<6])) }  // 6to4 2002::/16
-            if a[0] & 0xFE == 0xFC { return .uniqueLocal }
-            if a[0] == 0xFE, a[1] & 0xC0 == 0x80 { return .linkLocal }
-            if a[0] == 0xFF { return .multicast }
-            return .public
+            // 64:ff9b::/96, and 64:ff9b:1::/48 used as NAT64 gateways are: a /96 inside it.
+            if a[0..<4] == [0x00, 0x64, 0xFF, 0x9B],
+                a[4..<12].allSatisfy({ $0 == 0 }) || (a[4] == 0x00 && a[5] == 0x01)
+            {
+                return (.nat64, [tail])
+            }
+            if a[0] == 0x20, a[1] == 0x02 { return (.sixToFour, [Array(a[2..<6])]) }
+            if a[0] == 0x20, a[1] == 0x01, a[2] == 0x00, a[3] == 0x00 {
+                return (.teredo, [Array(a[4..<8]), tail.map { $0 ^ 0xFF }])
+            }
+            if a[8] & 0xFD == 0x00, a[9] == 0x00, a[10] == 0x5E, a[11] == 0xFE { return (.isatap, [tail]) }
+            return nil
         }
 
         static func kind(ipv4 a: [UInt8]) -> Kind {

@@ -38,6 +38,46 @@ struct SourceGuardTests {
         #expect(SourceAddressGuard.kind(of: Self.ipv6(address)).rawValue == kind)
     }
 
+    /// Every way an IPv6 address carries an IPv4 one is judged by the IPv4 address: the mapped
+    /// and compatible forms, both NAT64 prefixes, 6to4, Teredo (server, and client with its bits
+    /// inverted) and ISATAP under any prefix. The IPv6 prefix's own kind still counts.
+    @Test(arguments: [
+        ("::127.0.0.1", "loopback"), ("::10.0.0.1", "private"), ("::a9fe:a9fe", "link-local"),
+        ("::8.8.8.8", "IPv4-compatible"), ("64:ff9b::10.0.0.1", "private"), ("64:ff9b::100.64.0.1", "shared"),
+        ("64:ff9b::8.8.8.8", "public"), ("64:ff9b:1::127.0.0.1", "loopback"), ("64:ff9b:1::a9fe:a9fe", "link-local"),
+        ("64:ff9b:1::8.8.8.8", "public"), ("2002:7f00:1::", "loopback"), ("2002:6440:1::", "shared"),
+        ("2002:808:808::1", "public"), ("2001:0:4136:e378:8000:63bf:80ff:fffe", "loopback"),
+        ("2001:0:4136:e378:8000:63bf:f5ff:fffe", "private"), ("2001:0:a00:1:8000:63bf:f7f7:f7f7", "private"),
+        ("2001:0:4136:e378:8000:63bf:f7f7:f7f7", "public"), ("2606:4700::5efe:127.0.0.1", "loopback"),
+        ("2606:4700::200:5efe:169.254.169.254", "link-local"), ("2606:4700::5efe:8.8.8.8", "public"),
+        ("fe80::5efe:8.8.8.8", "link-local"), ("fd00::5efe:127.0.0.1", "loopback"), ("fec0::1", "unique-local"),
+        ("2001:db8::1", "reserved"), ("100::1", "reserved"),
+    ])
+    func ipv4CarriedInIPv6IsJudgedAsIPv4(address: String, kind: String) {
+        #expect(SourceAddressGuard.kind(of: Self.ipv6(address)).rawValue == kind, "\(address)")
+    }
+
+    /// The service refuses a source written as such an address, and one a redirect points to,
+    /// before contacting it, even with loopback sources allowed.
+    @Test(arguments: [
+        "[::10.0.0.1]", "[64:ff9b::a00:1]", "[64:ff9b:1::a9fe:a9fe]", "[2002:a9fe:a9fe::1]",
+        "[2001:0:4136:e378:8000:63bf:f5ff:fffe]", "[2606:4700::5efe:10.0.0.1]",
+    ])
+    func sourcesOnIPv4InIPv6AreRefusedDirectlyAndAfterARedirect(host: String) async throws {
+        var configuration = ServiceConfiguration()
+        configuration.allowsLoopbackSources = true
+        try await withImageService(configuration) { service in
+            let direct = await Self.respond(service, "http://\(host)/x.png")
+            #expect(direct.status == 403, "\(host)")
+            try await withOrigin { origin in
+                let source = origin.url("/hop?status=302&header=Location:http://\(host)/x.png").absoluteString
+                let redirected = await Self.respond(service, source)
+                #expect(redirected.status == 403, "\(host) after a redirect")
+                #expect(origin.requestCount(path: "/hop") == 1)
+            }
+        }
+    }
+
     @Test func theFlagsRelaxTheirKindsOnly() {
         let strict = SourceAddressGuard(resolver: { _ in [] })
         let open = SourceAddressGuard(allowsLoopback: true, allowsPrivate: true, resolver: { _ in [] })
