@@ -32,7 +32,7 @@ extension FuzzBodies {
                 do {
                     let plan = try ProcessingPlan(source: size, options: options)
                     report.countSuccess()
-                    let result = plan.extendedSize(options)
+                    let result = plan.finalSize
                     report.expect(
                         plan.scaledSize.isPositive && result.isPositive
                             && result.pixelCount <= ProcessingPlan.maxResultPixels,
@@ -82,7 +82,7 @@ extension FuzzBodies {
     /// small enough, and checks it decodes to the planned size.
     static func produceResult(options: ProcessingOptions, report: inout FuzzReport) {
         guard let plan = try? ProcessingPlan(source: PixelSize(width: 13, height: 9), options: options) else { return }
-        let canvas = plan.extendedSize(options)
+        let canvas = plan.finalSize
         guard canvas.pixelCount <= maxProcessedPixels, plan.scaledSize.pixelCount <= maxProcessedPixels else { return }
         var configuration = ServiceConfiguration()
         configuration.maxSourcePixels = maxPixelCount

@@ -148,6 +148,37 @@
             return extend
         }
 
+        /// `z:x[:y]`: one factor for both axes, or one each; finite and above 0.
+        func zoom() throws(ServiceError) -> (Double, Double) {
+            guard values.count == 1 || values.count == 2 else { throw failure("takes one or two factors") }
+            let x = try number(values[0], above: 0)
+            return (x, values.count == 2 ? try number(values[1], above: 0) : x)
+        }
+
+        /// `pd:top[:right[:bottom[:left]]]`, whole pixels: as in CSS, a missing right copies the top, a
+        /// missing bottom the top and a missing left the right. An empty first argument keeps the top.
+        func padding(_ current: ProcessingOptions.Padding) throws(ServiceError) -> ProcessingOptions.Padding {
+            try count(atMost: 4)
+            func side(_ index: Int) throws(ServiceError) -> Int? {
+                guard values.count > index, !values[index].isEmpty else { return nil }
+                return try integer(values[index], in: 0...)
+            }
+            var padding = current
+            padding.top = try side(0) ?? current.top
+            padding.right = try side(1) ?? padding.top
+            padding.bottom = try side(2) ?? padding.top
+            padding.left = try side(3) ?? padding.right
+            return padding
+        }
+
+        /// `fl:horizontal[:vertical]`; an empty argument keeps that axis as it was.
+        func flip(_ horizontal: Bool, _ vertical: Bool) throws(ServiceError) -> (Bool, Bool) {
+            guard values.count == 1 || values.count == 2 else { throw failure("takes one or two booleans") }
+            let x = values[0].isEmpty ? horizontal : try boolean(values[0])
+            let y = values.count == 2 && !values[1].isEmpty ? try boolean(values[1]) : vertical
+            return (x, y)
+        }
+
         /// `c:width[:height[:gravity…]]`: pixels, fractions below 1, or 0 for the whole side.
         func crop() throws(ServiceError) -> ProcessingOptions.Crop {
             guard !values.isEmpty, values.count <= 5 else { throw failure("takes 1 to 5 arguments") }
@@ -174,11 +205,14 @@
             }
         }
 
-        /// `RRGGBB` or `RRGGBBAA`.
+        /// `RGB` (each digit doubled, as imgproxy reads it), `RRGGBB` or `RRGGBBAA`.
         func hexColour(_ text: String) throws(ServiceError) -> RGBA8 {
-            let digits = text.hasPrefix("#") ? String(text.dropFirst()) : text
-            guard digits.count == 6 || digits.count == 8, let value = UInt32(digits, radix: 16) else {
-                throw failure("'\(text)' is not a colour RRGGBB or RRGGBBAA")
+            var digits = text.hasPrefix("#") ? String(text.dropFirst()) : text
+            if digits.count == 3 { digits = String(digits.flatMap { [$0, $0] }) }
+            guard digits.count == 6 || digits.count == 8, digits.allSatisfy(\.isHexDigit),
+                let value = UInt32(digits, radix: 16)
+            else {
+                throw failure("'\(text)' is not a colour RGB, RRGGBB or RRGGBBAA")
             }
             let rgba = digits.count == 6 ? value << 8 | 0xFF : value
             return RGBA8(

@@ -15,8 +15,14 @@
             add("rt", resizingType.rawValue)
             if width != 0 || height != 0 { add("s", width, height) }
             if dpr != 1 { add("dpr", dpr) }
+            if zoomX != 1 || zoomY != 1 { add("z", zoomX, zoomY) }
+            if minWidth != 0 { add("mw", minWidth) }
+            if minHeight != 0 { add("mh", minHeight) }
             if enlarge { add("el", 1) }
             if let extend { add("ex", 1, extend.gravity.canonical) }
+            if let extendAspectRatio { add("exar", 1, extendAspectRatio.gravity.canonical) }
+            if !padding.isZero { add("pd", padding.top, padding.right, padding.bottom, padding.left) }
+            if flipHorizontal || flipVertical { add("fl", flipHorizontal ? 1 : 0, flipVertical ? 1 : 0) }
             if gravity != .center { add("g", gravity.canonical) }
             if let crop {
                 if let gravity = crop.gravity {

@@ -31,8 +31,28 @@
                         (["width", "w"], { o, a throws(ServiceError) in o.width = try a.singleInteger(atLeast: 0) }),
                         (["height", "h"], { o, a throws(ServiceError) in o.height = try a.singleInteger(atLeast: 0) }),
                         (["dpr"], { o, a throws(ServiceError) in o.dpr = try a.singleNumber(above: 0) }),
+                        (["zoom", "z"], { o, a throws(ServiceError) in (o.zoomX, o.zoomY) = try a.zoom() }),
+                        (
+                            ["min-width", "mw"],
+                            { o, a throws(ServiceError) in o.minWidth = try a.singleInteger(atLeast: 0) }
+                        ),
+                        (
+                            ["min-height", "mh"],
+                            { o, a throws(ServiceError) in o.minHeight = try a.singleInteger(atLeast: 0) }
+                        ),
                         (["enlarge", "el"], { o, a throws(ServiceError) in o.enlarge = try a.single(a.boolean) }),
                         (["extend", "ex"], { o, a throws(ServiceError) in o.extend = try a.extend(a.values) }),
+                        (
+                            ["extend_aspect_ratio", "extend_ar", "exar"],
+                            { o, a throws(ServiceError) in o.extendAspectRatio = try a.extend(a.values) }
+                        ),
+                        (["padding", "pd"], { o, a throws(ServiceError) in o.padding = try a.padding(o.padding) }),
+                        (
+                            ["flip", "fl"],
+                            { o, a throws(ServiceError) in
+                                (o.flipHorizontal, o.flipVertical) = try a.flip(o.flipHorizontal, o.flipVertical)
+                            }
+                        ),
                         (
                             ["gravity", "g"],
                             { o, a throws(ServiceError) in o.gravity = try a.gravity(a.values, allowsSmart: true) }

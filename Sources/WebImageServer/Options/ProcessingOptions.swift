@@ -59,9 +59,19 @@
             public var gravity: Gravity?
         }
 
-        /// Extending the result to the requested size when it is smaller.
+        /// Extending the result to the requested size (or aspect ratio) when it is smaller.
         public struct Extend: Sendable, Equatable {
             public var gravity: Gravity = .center
+        }
+
+        /// Margins added around the result, in pixels before ``dpr`` (imgproxy's `padding`).
+        public struct Padding: Sendable, Equatable {
+            public var top = 0
+            public var right = 0
+            public var bottom = 0
+            public var left = 0
+
+            public var isZero: Bool { top == 0 && right == 0 && bottom == 0 && left == 0 }
         }
 
         public var resizingType: ResizingType = .fit
@@ -73,10 +83,26 @@
         public var height = 0
         /// Multiplies the target size and pixel offsets (`dpr:2` for a 2x screen); finite and above 0.
         public var dpr: Double = 1
+        /// Multiplies the scale on each axis after the resizing type has chosen it (`zoom:x[:y]`);
+        /// finite and above 0.
+        public var zoomX: Double = 1
+        public var zoomY: Double = 1
+        /// The result is at least this wide, enlarged if need be (`min-width`); 0 is off.
+        public var minWidth = 0
+        /// The result is at least this high, enlarged if need be (`min-height`); 0 is off.
+        public var minHeight = 0
         /// Allow the result to be larger than the source.
         public var enlarge = false
         /// Extend a smaller result to the requested size (nil: off).
         public var extend: Extend?
+        /// Extend the result to the requested aspect ratio (nil: off).
+        public var extendAspectRatio: Extend?
+        /// Margins around the result, after extending; transparent, or the background once flattened.
+        public var padding = Padding()
+        /// Mirror the result left to right (`flip:1`), after the rotation.
+        public var flipHorizontal = false
+        /// Mirror the result top to bottom (`flip::1`), after the rotation.
+        public var flipVertical = false
         public var gravity: Gravity = .center
         public var crop: Crop?
         /// 1…100; nil: the service's default for the output format.

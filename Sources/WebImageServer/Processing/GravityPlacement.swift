@@ -1,7 +1,10 @@
 #if Server
     import WebImage
 
-    /// Where a region of one size goes inside a container of another, by a ``ProcessingOptions/Gravity``.
+    /// Where a region of one size goes inside a container of another, by a ``ProcessingOptions/Gravity``,
+    /// with imgproxy's arithmetic: the centre is `(container − region + 1) / 2` rounded half to even,
+    /// a focus point is the point (rounded half to even) minus half the region (rounded down), and
+    /// offsets are rounded half to even.
     enum GravityPlacement {
         /// The top-left corner of `region` inside `container` (crop: the region is smaller;
         /// extend: the container is the canvas and the region the image). Offsets of magnitude 1 or
@@ -22,27 +25,31 @@
                 let found = SmartCrop.region(of: region, in: bitmap)
                 return (found.x, found.y)
             case .focusPoint(let fx, let fy):
-                x = fx * Double(container.width) - Double(region.width) / 2
-                y = fy * Double(container.height) - Double(region.height) / 2
+                x = (fx * Double(container.width)).rounded(.toNearestOrEven) - Double(region.width / 2)
+                y = (fy * Double(container.height)).rounded(.toNearestOrEven) - Double(region.height / 2)
             case .anchored(let anchor, let ox, let oy):
                 let dx = offset(ox, side: container.width, scale: pixelScale)
                 let dy = offset(oy, side: container.height, scale: pixelScale)
                 switch anchor {
                 case .west, .northWest, .southWest: x = dx
                 case .east, .northEast, .southEast: x = Double(spareX) - dx
-                case .center, .north, .south: x = Double(spareX) / 2 + dx
+                case .center, .north, .south: x = centre(spareX) + dx
                 }
                 switch anchor {
                 case .north, .northWest, .northEast: y = dy
                 case .south, .southWest, .southEast: y = Double(spareY) - dy
-                case .center, .west, .east: y = Double(spareY) / 2 + dy
+                case .center, .west, .east: y = centre(spareY) + dy
                 }
             }
             return (clamp(x, spare: spareX), clamp(y, spare: spareY))
         }
 
+        private static func centre(_ spare: Int) -> Double {
+            ((Double(spare) + 1) / 2).rounded(.toNearestOrEven)
+        }
+
         private static func offset(_ value: Double, side: Int, scale: Double) -> Double {
-            abs(value) >= 1 ? value * scale : value * Double(side)
+            (abs(value) >= 1 ? value * scale : value * Double(side)).rounded(.toNearestOrEven)
         }
 
         /// Within 0…spare (or spare…0 when the region is larger, as when extending). An offset too

@@ -2,9 +2,10 @@
     import Foundation
     import WebImage
 
-    /// Runs a request's processing on one decoded frame, in imgproxy's order: rotate, crop, scale,
-    /// crop to the box (fill), blur, sharpen, extend, then our round corner and tint, then flatten
-    /// onto the background. An animation runs it on every frame (see ``ImageTransforming``).
+    /// Runs a request's processing on one decoded frame, in imgproxy's order: rotate and flip, crop,
+    /// scale, crop to the target, blur, sharpen, extend, extend to the aspect ratio, pad, then our
+    /// round corner and tint, then flatten onto the background. An animation runs it on every frame
+    /// (see ``ImageTransforming``).
     ///
     /// The frame may be smaller than the source (decoded at a reduced size, ``ProcessingPlan``): the
     /// crop is scaled to it, so the result is the same size either way.
@@ -17,12 +18,12 @@
         func transformedImage(_ image: Image, forKey key: String) throws(WebImageError) -> Image {
             var bitmap = image.bitmap
             if options.autoRotate, image.orientation != .up { bitmap = bitmap.applyingOrientation(image.orientation) }
-            bitmap = rotated(bitmap)
+            bitmap = turned(bitmap)
             bitmap = try croppedSource(bitmap)
             bitmap = try bitmap.resampled(to: plan.scaledSize)
             if plan.resultSize != plan.scaledSize {
                 let origin = GravityPlacement.origin(
-                    of: plan.resultSize, in: plan.scaledSize, gravity: options.gravity, pixelScale: options.dpr,
+                    of: plan.resultSize, in: plan.scaledSize, gravity: options.gravity, pixelScale: plan.dprScale,
                     bitmap: bitmap)
                 bitmap = try bitmap.cropped(to: PixelRect(x: origin.x, y: origin.y, size: plan.resultSize))
             }
@@ -33,7 +34,11 @@
                 result = try ImageBlurTransformer(radius: options.blur).transformedImage(result, forKey: key)
             }
             if options.sharpen > 0 { result.bitmap = try Sharpening.unsharpMask(result.bitmap, sigma: options.sharpen) }
-            if let extend = options.extend { result = extended(result, gravity: extend.gravity) }
+            if let extend = options.extend { result = placed(result, on: plan.extendedSize, gravity: extend.gravity) }
+            if let extend = options.extendAspectRatio {
+                result = placed(result, on: plan.canvasSize, gravity: extend.gravity)
+            }
+            if !plan.padding.isZero { result = padded(result) }
             if options.cornerRadius > 0 {
                 result = try ImageRoundCornerTransformer(radius: options.cornerRadius).transformedImage(
                     result, forKey: key)
@@ -48,41 +53,70 @@
             return result
         }
 
-        private func rotated(_ bitmap: ImageBitmap) -> ImageBitmap {
+        /// The request's rotation, then its flips (imgproxy's order; the sizes only see the rotation).
+        private func turned(_ bitmap: ImageBitmap) -> ImageBitmap {
+            var bitmap = bitmap
             switch options.rotate {
-            case 90: bitmap.applyingOrientation(.right)
-            case 180: bitmap.applyingOrientation(.down)
-            case 270: bitmap.applyingOrientation(.left)
-            default: bitmap
+            case 90: bitmap = bitmap.applyingOrientation(.right)
+            case 180: bitmap = bitmap.applyingOrientation(.down)
+            case 270: bitmap = bitmap.applyingOrientation(.left)
+            default: break
+            }
+            switch (options.flipHorizontal, options.flipVertical) {
+            case (true, true): return bitmap.applyingOrientation(.down)
+            case (true, false): return bitmap.applyingOrientation(.upMirrored)
+            case (false, true): return bitmap.applyingOrientation(.downMirrored)
+            case (false, false): return bitmap
             }
         }
 
-        /// The plan's crop, scaled to this frame's size, placed by the crop's gravity (else the main one).
+        /// The plan's crop, scaled to this frame's size. Its place is worked out on the source's
+        /// pixels, by the crop's gravity (else the main one), and scaled to the frame with it; smart
+        /// gravity looks at the frame itself.
         private func croppedSource(_ bitmap: ImageBitmap) throws(WebImageError) -> ImageBitmap {
             guard plan.cropSize != plan.rotatedSource else { return bitmap }
             let fx = Double(bitmap.width) / Double(plan.rotatedSource.width)
             let fy = Double(bitmap.height) / Double(plan.rotatedSource.height)
+            func scaled(_ value: Int, _ factor: Double) -> Int {
+                Int(clamping: Double(value) * factor, rounding: .toNearestOrAwayFromZero)
+            }
             let size = PixelSize(
-                width: min(
-                    bitmap.width,
-                    max(1, Int(clamping: Double(plan.cropSize.width) * fx, rounding: .toNearestOrAwayFromZero))),
-                height: min(
-                    bitmap.height,
-                    max(1, Int(clamping: Double(plan.cropSize.height) * fy, rounding: .toNearestOrAwayFromZero))))
-            let origin = GravityPlacement.origin(
-                of: size, in: bitmap.size, gravity: options.crop?.gravity ?? options.gravity, pixelScale: fx,
-                bitmap: bitmap)
+                width: min(bitmap.width, max(1, scaled(plan.cropSize.width, fx))),
+                height: min(bitmap.height, max(1, scaled(plan.cropSize.height, fy))))
+            let gravity = options.crop?.gravity ?? options.gravity
+            var origin: (x: Int, y: Int)
+            if case .smart = gravity {
+                origin = GravityPlacement.origin(of: size, in: bitmap.size, gravity: gravity, bitmap: bitmap)
+            } else {
+                let inSource = GravityPlacement.origin(of: plan.cropSize, in: plan.rotatedSource, gravity: gravity)
+                origin = (
+                    min(max(0, scaled(inSource.x, fx)), bitmap.width - size.width),
+                    min(max(0, scaled(inSource.y, fy)), bitmap.height - size.height)
+                )
+            }
             return try bitmap.cropped(to: PixelRect(x: origin.x, y: origin.y, size: size))
         }
 
-        /// The image on a transparent canvas of the box's size, placed by `gravity`.
-        private func extended(_ image: Image, gravity: ProcessingOptions.Gravity) -> Image {
-            let canvas = plan.extendedSize(options)
+        /// The image on a transparent canvas of `canvas`'s size, placed by `gravity` (offsets in
+        /// pixels times the DPR applied).
+        private func placed(_ image: Image, on canvas: PixelSize, gravity: ProcessingOptions.Gravity) -> Image {
             guard canvas != image.bitmap.size else { return image }
             let origin = GravityPlacement.origin(
-                of: image.bitmap.size, in: canvas, gravity: gravity, pixelScale: options.dpr)
+                of: image.bitmap.size, in: canvas, gravity: gravity, pixelScale: plan.dprScale)
             var result = image
             result.bitmap = image.bitmap.placed(on: canvas, at: origin)
+            result.hasAlpha = true
+            return result
+        }
+
+        /// The image inside transparent margins of the plan's padding.
+        private func padded(_ image: Image) -> Image {
+            let margins = plan.padding
+            let canvas = PixelSize(
+                width: image.bitmap.width + margins.left + margins.right,
+                height: image.bitmap.height + margins.top + margins.bottom)
+            var result = image
+            result.bitmap = image.bitmap.placed(on: canvas, at: (margins.left, margins.top))
             result.hasAlpha = true
             return result
         }

@@ -3,25 +3,46 @@
     import WebImage
 
     /// The geometry of one request, worked out from the source's size before anything is decoded:
-    /// the crop, the scale, the result size, and how small the decoder may make the image.
+    /// the crop, the scale, the result size, the canvas and how small the decoder may make the image.
     ///
     /// Sizes are in the source's pixels as shown (EXIF orientation applied), after the request's
-    /// rotation. The order is imgproxy's: crop the source, scale the crop, crop the scaled image to
-    /// the box (fill), then filters and extending.
+    /// rotation. The order and the arithmetic are imgproxy's:
+    /// 1. The crop (`c`) takes whole pixels (truncated) or a fraction of a side (rounded, at least 1).
+    /// 2. The shrink of each axis is the crop's side over the requested one (a side of 0 follows the
+    ///    other); fit takes the larger shrink, fill and fill-down the smaller, force each its own.
+    /// 3. The shrink is divided by `zoom`. Without `enlarge`, a shrink below 1 is lifted to 1 on the
+    ///    smaller axis and the other keeps the ratio, and the DPR is capped so that it enlarges
+    ///    nothing (with `extend`, the DPR is not raised first to make up for the lift).
+    /// 4. `min-width`/`min-height` lower the shrink until the crop reaches them, keeping the ratio.
+    /// 5. The shrink is divided by the DPR, and the scaled crop's sides are rounded half away from zero.
+    /// 6. The target is the requested size times the DPR and zoom; the result is the scaled crop cut
+    ///    to it (fill-down without `enlarge` cuts the target's aspect ratio instead).
+    /// 7. `extend` grows the canvas to the target, `extend_aspect_ratio` to the target's aspect ratio,
+    ///    and `padding` (times the DPR, rounded half to even) adds its margins.
     @_spi(Internals) public struct ProcessingPlan: Equatable, Sendable {
         /// The source as shown, after the rotation.
         package var rotatedSource: PixelSize
         /// The crop of the rotated source that gets scaled.
         package var cropSize: PixelSize
-        /// Horizontal and vertical scale factors (equal except for `force`).
+        /// Horizontal and vertical scale factors.
         package var scaleX: Double
         package var scaleY: Double
+        /// The DPR actually applied: the requested one, capped where it would enlarge.
+        package var dprScale: Double
+        /// The requested size in result pixels (times DPR and zoom); 0 where a side is free.
+        package var target: PixelSize
         /// The crop after scaling.
         @_spi(Internals) public var scaledSize: PixelSize
-        /// The result before extending: the scaled crop, cut to the box for fill types.
+        /// The result before extending: the scaled crop, cut to the target.
         package var resultSize: PixelSize
-        /// The box asked for in pixels (width × DPR, height × DPR); 0 where a side is free.
-        package var box: PixelSize
+        /// The canvas after `extend` (the result size when it is off or has nothing to grow).
+        package var extendedSize: PixelSize
+        /// The canvas after `extend_aspect_ratio` too.
+        package var canvasSize: PixelSize
+        /// The margins `padding` adds around the canvas, in result pixels.
+        package var padding: ProcessingOptions.Padding
+        /// The final image: the canvas with its margins.
+        @_spi(Internals) public var finalSize: PixelSize
 
         /// Refused above this many result pixels: the library's decode limit.
         @_spi(Internals) public static let maxResultPixels = ImageDecodeOptions.defaultMaxPixelCount
@@ -30,24 +51,45 @@
             let turned = options.rotate == 90 || options.rotate == 270
             rotatedSource = turned ? PixelSize(width: source.height, height: source.width) : source
             cropSize = Self.cropSize(options.crop, of: rotatedSource)
-            box = PixelSize(
-                width: Self.pixels(Double(options.width) * options.dpr),
-                height: Self.pixels(Double(options.height) * options.dpr))
-            (scaleX, scaleY) = Self.scale(crop: cropSize, box: box, options: options)
+            let shrink = Self.shrink(of: cropSize, options: options)
+            scaleX = 1 / shrink.x
+            scaleY = 1 / shrink.y
+            dprScale = shrink.dpr
+            target = PixelSize(
+                width: Self.pixels(Double(options.width) * (dprScale * options.zoomX)),
+                height: Self.pixels(Double(options.height) * (dprScale * options.zoomY)))
             scaledSize = PixelSize(
                 width: max(1, Self.pixels(Double(cropSize.width) * scaleX)),
                 height: max(1, Self.pixels(Double(cropSize.height) * scaleY)))
-            resultSize = Self.resultSize(scaled: scaledSize, box: box, options: options)
-            let extended = extendedSize(options)
-            guard extended.pixelCount <= Self.maxResultPixels, scaledSize.pixelCount <= Self.maxResultPixels else {
-                throw .badRequest("the result would be \(extended.width)x\(extended.height) pixels, above the limit")
+            let cut = Self.resultCrop(scaled: scaledSize, target: target, options: options)
+            resultSize = PixelSize(
+                width: cut.width > 0 ? min(cut.width, scaledSize.width) : scaledSize.width,
+                height: cut.height > 0 ? min(cut.height, scaledSize.height) : scaledSize.height)
+            var canvas = resultSize
+            if options.extend != nil {
+                canvas = PixelSize(width: max(canvas.width, target.width), height: max(canvas.height, target.height))
             }
-        }
-
-        /// The canvas size once extended (the result size when extending is off or not needed).
-        @_spi(Internals) public func extendedSize(_ options: ProcessingOptions) -> PixelSize {
-            guard options.extend != nil else { return resultSize }
-            return PixelSize(width: max(resultSize.width, box.width), height: max(resultSize.height, box.height))
+            extendedSize = canvas
+            if options.extendAspectRatio != nil, let ratio = Self.aspectRatioCanvas(of: resultSize, target: target) {
+                canvas = PixelSize(width: max(canvas.width, ratio.width), height: max(canvas.height, ratio.height))
+            }
+            canvasSize = canvas
+            let dpr = dprScale
+            func margin(_ value: Int) -> Int {
+                Int(clamping: (Double(value) * dpr).clamped(to: 0...Double(Int32.max)), rounding: .toNearestOrEven)
+            }
+            let p = options.padding
+            padding = ProcessingOptions.Padding(
+                top: margin(p.top), right: margin(p.right), bottom: margin(p.bottom), left: margin(p.left))
+            // Each term is at most Int32.max, so the sums cannot overflow.
+            finalSize = PixelSize(
+                width: canvas.width + padding.left + padding.right, height: canvas.height + padding.top + padding.bottom
+            )
+            guard finalSize.pixelCount <= Self.maxResultPixels, scaledSize.pixelCount <= Self.maxResultPixels,
+                finalSize.width <= Int(Int32.max), finalSize.height <= Int(Int32.max)
+            else {
+                throw .badRequest("the result would be \(finalSize.width)x\(finalSize.height) pixels, above the limit")
+            }
         }
 
         /// The size to ask the decoder for (as shown, before the rotation), or nil for full size:
@@ -63,42 +105,77 @@
 
         /// A computed length in whole pixels, rounded half away from zero and saturated to
         /// 0...`Int32.max` (NaN is 0), so that no size product can overflow and the pixel limit refuses it.
-        private static func pixels(_ value: Double) -> Int {
+        static func pixels(_ value: Double) -> Int {
             Int(clamping: value.clamped(to: 0...Double(Int32.max)), rounding: .toNearestOrAwayFromZero)
         }
 
-        /// imgproxy's crop lengths: 0 the whole side, 1 or more pixels, below 1 a fraction (at least 1 px).
+        /// imgproxy's crop lengths: 0 the whole side, 1 or more whole pixels (truncated), below 1 a
+        /// fraction rounded half away from zero (at least 1 px); never more than the side.
         static func cropSize(_ crop: ProcessingOptions.Crop?, of source: PixelSize) -> PixelSize {
             guard let crop else { return source }
             func length(_ value: Double, _ full: Int) -> Int {
                 if value == 0 { return full }
-                if value >= 1 { return min(Int(clamping: value), full) }
-                return max(1, Int(clamping: value * Double(full)))
+                if value >= 1 {
+                    return min(Int(clamping: value.clamped(to: 0...Double(Int32.max)), rounding: .down), full)
+                }
+                return min(max(1, pixels(value * Double(full))), full)
             }
             return PixelSize(width: length(crop.width, source.width), height: length(crop.height, source.height))
         }
 
-        private static func scale(crop: PixelSize, box: PixelSize, options: ProcessingOptions) -> (Double, Double) {
-            let fitX = box.width > 0 ? Double(box.width) / Double(crop.width) : nil
-            let fitY = box.height > 0 ? Double(box.height) / Double(crop.height) : nil
-            var x: Double
-            var y: Double
-            switch effectiveType(crop: crop, box: box, options.resizingType) {
-            case .force:
-                x = fitX ?? 1
-                y = fitY ?? 1
-            case .fill, .fillDown:
-                let scale = [fitX, fitY].compactMap { $0 }.max() ?? 1
-                (x, y) = (scale, scale)
-            case .fit, .auto:
-                let scale = [fitX, fitY].compactMap { $0 }.min() ?? 1
-                (x, y) = (scale, scale)
+        /// The shrink of each axis (source pixels per result pixel) and the DPR applied (steps 2–5).
+        private static func shrink(of crop: PixelSize, options: ProcessingOptions) -> (
+            x: Double, y: Double, dpr: Double
+        ) {
+            let sourceWidth = Double(crop.width)
+            let sourceHeight = Double(crop.height)
+            let wantedWidth = options.width > 0 ? Double(options.width) : sourceWidth
+            let wantedHeight = options.height > 0 ? Double(options.height) : sourceHeight
+            var x = wantedWidth != sourceWidth ? sourceWidth / wantedWidth : 1
+            var y = wantedHeight != sourceHeight ? sourceHeight / wantedHeight : 1
+            if x != 1 || y != 1 {
+                let box = PixelSize(width: options.width, height: options.height)
+                let type = effectiveType(crop: crop, box: box, options.resizingType)
+                if options.width == 0, type != .force {
+                    x = y
+                } else if options.height == 0, type != .force {
+                    y = x
+                } else if type == .fit {
+                    (x, y) = (max(x, y), max(x, y))
+                } else if type == .fill || type == .fillDown {
+                    (x, y) = (min(x, y), min(x, y))
+                }
             }
+            // A zoom as large as a Double allows must not reach 0 (then 0/0 below).
+            x = max(x / options.zoomX, .leastNormalMagnitude)
+            y = max(y / options.zoomY, .leastNormalMagnitude)
+            var dpr = options.dpr
             if !options.enlarge {
-                x = min(x, 1)
-                y = min(y, 1)
+                let smaller = min(x, y)
+                if smaller < 1 {
+                    x /= smaller
+                    y /= smaller
+                    if options.extend == nil { dpr /= smaller }
+                }
+                dpr = min(dpr, min(x, y))
             }
-            return (x, y)
+            if options.minWidth > 0 {
+                let needed = sourceWidth / Double(options.minWidth)
+                if needed < x {
+                    y /= x / needed
+                    x = needed
+                }
+            }
+            if options.minHeight > 0 {
+                let needed = sourceHeight / Double(options.minHeight)
+                if needed < y {
+                    x /= y / needed
+                    y = needed
+                }
+            }
+            x = min(max(x / dpr, .leastNormalMagnitude), sourceWidth)
+            y = min(max(y / dpr, .leastNormalMagnitude), sourceHeight)
+            return (x, y, dpr)
         }
 
         /// `auto` is fill when the crop and the box are both landscape or both portrait, else fit.
@@ -106,28 +183,45 @@
             crop: PixelSize, box: PixelSize, _ type: ProcessingOptions.ResizingType
         ) -> ProcessingOptions.ResizingType {
             guard type == .auto else { return type }
-            guard box.width > 0, box.height > 0 else { return .fit }
-            return (crop.width >= crop.height) == (box.width >= box.height) ? .fill : .fit
+            let wantedWidth = box.width > 0 ? box.width : crop.width
+            let wantedHeight = box.height > 0 ? box.height : crop.height
+            return (crop.width >= crop.height) == (wantedWidth >= wantedHeight) ? .fill : .fit
         }
 
-        private static func resultSize(scaled: PixelSize, box: PixelSize, options: ProcessingOptions) -> PixelSize {
-            let type = effectiveType(crop: scaled, box: box, options.resizingType)
-            guard type == .fill || type == .fillDown else { return scaled }
-            var width = box.width > 0 ? min(box.width, scaled.width) : scaled.width
-            var height = box.height > 0 ? min(box.height, scaled.height) : scaled.height
-            if type == .fillDown, box.width > 0, box.height > 0, scaled.width < box.width || scaled.height < box.height
-            {
-                // Keep the box's aspect ratio inside the (too small) scaled image.
-                let ratio = Double(box.width) / Double(box.height)
-                if Double(scaled.width) / Double(scaled.height) > ratio {
-                    height = scaled.height
-                    width = max(1, pixels(Double(height) * ratio))
-                } else {
-                    width = scaled.width
-                    height = max(1, pixels(Double(width) / ratio))
-                }
+        /// What the scaled crop is cut to (0: a free side): the target, or for fill-down without
+        /// `enlarge` the target's aspect ratio inside a scaled crop that is too small for it.
+        private static func resultCrop(
+            scaled: PixelSize, target: PixelSize, options: ProcessingOptions
+        ) -> PixelSize {
+            guard options.resizingType == .fillDown, !options.enlarge else { return target }
+            let overWidth = Double(target.width) / Double(scaled.width)
+            let overHeight = Double(target.height) / Double(scaled.height)
+            if overWidth > overHeight, overWidth > 1 {
+                let height = pixels(Double(scaled.width) * (Double(target.height) / Double(target.width)))
+                return PixelSize(width: scaled.width, height: height)
             }
-            return PixelSize(width: width, height: height)
+            if overHeight > overWidth, overHeight > 1 {
+                let width = pixels(Double(scaled.height) * (Double(target.width) / Double(target.height)))
+                return PixelSize(width: width, height: scaled.height)
+            }
+            return target
+        }
+
+        /// The canvas with the target's aspect ratio around `result`, or nil when either target side
+        /// is free or the ratio already matches.
+        private static func aspectRatioCanvas(of result: PixelSize, target: PixelSize) -> PixelSize? {
+            guard target.width > 0, target.height > 0 else { return nil }
+            let overWidth = Double(target.width) / Double(result.width)
+            let overHeight = Double(target.height) / Double(result.height)
+            if overHeight > overWidth {
+                let height = pixels(Double(result.width) * (Double(target.height) / Double(target.width)))
+                return PixelSize(width: result.width, height: height)
+            }
+            if overWidth > overHeight {
+                let width = pixels(Double(result.height) * (Double(target.width) / Double(target.height)))
+                return PixelSize(width: width, height: result.height)
+            }
+            return nil
         }
     }
 #endif

@@ -127,9 +127,10 @@
             let format = requested ?? OutputFormats.fallback(source: info.format, hasAlpha: info.hasAlpha)
             guard format == info.format, info.orientation == .up else { return false }
             guard plan.cropSize == plan.rotatedSource, plan.scaledSize == plan.rotatedSource,
-                plan.resultSize == plan.rotatedSource, plan.extendedSize(options) == plan.resultSize
+                plan.resultSize == plan.rotatedSource, plan.finalSize == plan.resultSize
             else { return false }
-            guard options.rotate == 0, options.blur == 0, options.sharpen == 0, options.background == nil,
+            guard options.rotate == 0, !options.flipHorizontal, !options.flipVertical, options.blur == 0,
+                options.sharpen == 0, options.background == nil,
                 options.cornerRadius == 0, options.tint == nil, options.quality == nil, options.maxBytes == nil
             else { return false }
             if options.stripColorProfile, let profile = MetadataProbe.iccProfile(in: data),
