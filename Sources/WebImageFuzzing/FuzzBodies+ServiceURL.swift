@@ -3,6 +3,11 @@ import Foundation
 @_spi(Internals) import WebImageServer
 
 extension FuzzBodies {
+    /// Presets the service URL target may name, two of them naming each other.
+    static let servicePresets = try? ProcessingPresets(definitions: [
+        "thumb=rs:fill:50:50/q:70", "loop=pr:loop2/bl:1", "loop2=pr:loop:thumb/sh:1",
+    ])
+
     /// What the image service does with a request path: split it, parse the options, check a
     /// signature, plan the geometry for a few source sizes, and then make the result from a
     /// small in-memory source, as the service would once it had fetched it (decode, process,
@@ -11,15 +16,20 @@ extension FuzzBodies {
     /// limit; a result must decode to the size its plan promised.
     public static func serviceURL(_ data: Data) -> FuzzReport {
         var report = FuzzReport()
+        guard let presets = servicePresets else {
+            report.expect(false, "the fuzz target's presets do not parse")
+            return report
+        }
         let text = String(decoding: data, as: UTF8.self)
         do {
             let path = try ProcessingPath(text)
-            report.expect(text.hasSuffix(path.signedPath), "the signed path is not the end of the path")
+            let restored = String(path.signedPath.dropFirst())
+            report.expect(ProcessingPath.restored(restored) == restored, "restoring the path twice changes it")
             let signer = URLSigner(keyPairs: [URLSigner.KeyPair(key: [1, 2, 3], salt: [4])])
             report.expect(
                 (try? signer.verify(path.signature, for: path.signedPath)) == nil || path.signature.count == 43,
                 "a signature of the wrong length passed")
-            let options = try ProcessingOptions(segments: path.optionSegments)
+            let options = try ProcessingOptions(segments: path.optionSegments, presets: presets)
             let canonical = options.canonicalString
             let reparsed = try ProcessingOptions(segments: canonical.split(separator: "/").map(String.init))
             report.expect(

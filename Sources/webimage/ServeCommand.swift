@@ -109,6 +109,18 @@
         var noAutoFormat = false
 
         @Option(
+            help: ArgumentHelp(
+                "A preset URLs may name with pr:NAME, e.g. thumb=rs:fill:150:150/q:70; 'default' applies to every URL (repeatable).",
+                valueName: "NAME=OPTIONS"))
+        var preset: [String] = []
+
+        @Option(help: ArgumentHelp("A file of presets, one NAME=OPTIONS per line.", valueName: "PATH"))
+        var presetsFile: String?
+
+        @Flag(help: "Accept presets alone: a URL's options are preset names separated by ':'.")
+        var onlyPresets = false
+
+        @Option(
             parsing: .unconditional,
             help: "Seconds to go on serving after SIGTERM, /health answering 503, before draining (default 0).")
         var drainDelay: String?
@@ -145,10 +157,11 @@
                 "large-source-pixels": largeSourcePixels, "large-source-workers": largeSourceWorkers,
                 "ttl": ttl, "quality": quality, "format-quality": formatQuality, "drain-delay": drainDelay,
                 "log-format": logFormat, "log-level": logLevel, "metrics-namespace": metricsNamespace,
+                "presets-file": presetsFile,
             ]
             let switches = [
                 "allow-loopback-sources": allowLoopbackSources, "allow-private-sources": allowPrivateSources,
-                "no-auto-format": noAutoFormat, "demo": demo,
+                "no-auto-format": noAutoFormat, "demo": demo, "only-presets": onlyPresets,
             ]
             return options.compactMapValues { $0 }.merging(switches.filter(\.value).mapValues { _ in "true" }) { $1 }
                 .merging(s3.flagValues) { $1 }
@@ -161,7 +174,8 @@
             do {
                 options = try ServeOptions(
                     ServeSettings(
-                        flags: flagValues, repeatedFlags: ["allowed-source": allowedSource], environment: environment))
+                        flags: flagValues, repeatedFlags: ["allowed-source": allowedSource, "preset": preset],
+                        environment: environment))
                 telemetrySettings = try TelemetrySettings(environment: environment, options: options)
             } catch {
                 throw CommandFailure(error.message, exitCode: 2)

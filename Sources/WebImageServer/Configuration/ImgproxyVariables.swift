@@ -74,8 +74,6 @@
                 applies: { _ in true }, because: "webimage serve cannot limit the processing options yet"),
             "IMGPROXY_ALLOWED_INFO_OPTIONS": Refusal(
                 applies: { _ in true }, because: "webimage serve cannot limit the info options yet"),
-            "IMGPROXY_ONLY_PRESETS": Refusal(applies: isTrue, because: "webimage serve has no presets yet"),
-            "IMGPROXY_INFO_ONLY_PRESETS": Refusal(applies: isTrue, because: "webimage serve has no presets yet"),
         ]
 
         static let honouredWhen: [String: Condition] = [
@@ -101,8 +99,8 @@
         static let unsupported: [String: Reason] = {
             var reasons: [String: Reason] = [:]
             for name in [
-                "TRUSTED_SIGNATURES", "PATH_PREFIX", "USER_AGENT", "DOWNLOAD_TIMEOUT", "MAX_REDIRECTS", "PRESETS",
-                "PRESETS_PATH", "PRESETS_SEPARATOR", "INFO_PRESETS", "INFO_PRESETS_PATH", "PREFERRED_FORMATS",
+                "TRUSTED_SIGNATURES", "PATH_PREFIX", "USER_AGENT", "DOWNLOAD_TIMEOUT", "MAX_REDIRECTS",
+                "PRESETS_SEPARATOR", "INFO_ONLY_PRESETS", "INFO_PRESETS", "INFO_PRESETS_PATH", "PREFERRED_FORMATS",
                 "SKIP_PROCESSING_FORMATS", "MAX_RESULT_DIMENSION", "MAX_ANIMATION_FRAME_RESOLUTION", "BASE_URL",
                 "URL_REPLACEMENTS", "BASE64_URL_INCLUDES_FILENAME", "ARGUMENTS_SEPARATOR", "STRIP_METADATA",
                 "KEEP_COPYRIGHT", "STRIP_COLOR_PROFILE", "AUTO_ROTATE", "ENFORCE_THUMBNAIL", "RETURN_ATTACHMENT",

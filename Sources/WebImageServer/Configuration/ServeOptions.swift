@@ -81,6 +81,11 @@
                 }
             }
             configuration.automaticFormat = !(try settings.bool("no-auto-format") ?? false)
+            configuration.presets = try Self.presets(settings)
+            configuration.onlyPresets = try settings.bool("only-presets") ?? false
+            if configuration.onlyPresets, configuration.presets.isEmpty {
+                throw ServeSettingError("--only-presets needs presets (--preset or --presets-file)")
+            }
             if let directory = try settings.string("cache-dir") {
                 configuration.cacheDirectory = URL(fileURLWithPath: directory)
             }
@@ -144,6 +149,23 @@
                 pairs.append(pair)
             }
             return URLSigner(keyPairs: pairs)
+        }
+
+        /// The presets of `--preset` (or the comma-separated variables) and then `--presets-file`
+        /// (one per line), checked by applying each.
+        private static func presets(_ settings: ServeSettings) throws(ServeSettingError) -> ProcessingPresets {
+            var definitions = try settings.list("preset")
+            if let file = try settings.value("presets-file") {
+                guard let text = try? String(contentsOfFile: file.text, encoding: .utf8) else {
+                    throw ServeSettingError("\(file.source) names a file that cannot be read: \(file.text)")
+                }
+                definitions += text.split(whereSeparator: \.isNewline).map(String.init)
+            }
+            do {
+                return try ProcessingPresets(definitions: definitions)
+            } catch {
+                throw ServeSettingError("presets: \(error.message)")
+            }
         }
 
         /// `jpeg=70,webp=60,...`: a quality within 1...100 per output format.

@@ -4,12 +4,26 @@
 
     extension ProcessingOptions {
         /// Parses option segments (`name:arg:arg`) in order; a later option overrides an earlier
-        /// one. Every malformed or unknown option is a 400 naming it.
-        public init(segments: [String]) throws(ServiceError) {
+        /// one. Every malformed or unknown option is a 400 naming it. `presets` gives the names
+        /// `preset`/`pr` may use; its `default` preset, when it has one, applies first.
+        public init(segments: [String], presets: ProcessingPresets = ProcessingPresets()) throws(ServiceError) {
             self.init()
+            if presets.segments["default"] != nil { try apply(preset: "default", from: presets, applied: []) }
+            try apply(segments: segments, presets: presets, applied: [])
+        }
+
+        /// Applies option segments in order; `applied` names the presets being applied around them.
+        mutating func apply(
+            segments: [String], presets: ProcessingPresets, applied: [String]
+        ) throws(ServiceError) {
             for segment in segments {
                 let parts = segment.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
                 let name = parts[0]
+                if name == "preset" || name == "pr" {
+                    guard parts.count > 1 else { throw .badRequest("processing option '\(name)' needs a preset name") }
+                    for preset in parts.dropFirst() { try apply(preset: preset, from: presets, applied: applied) }
+                    continue
+                }
                 guard let apply = Self.parsers[name] else {
                     throw .badRequest("unknown processing option '\(name)'")
                 }

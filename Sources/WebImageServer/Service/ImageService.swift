@@ -151,9 +151,9 @@
         }
 
         private func handle(_ request: ServiceRequest) async throws(ServiceError) -> ServiceResponse {
-            let path = try ProcessingPath(request.path)
+            let path = try ProcessingPath(request.path, onlyPresets: configuration.onlyPresets)
             try configuration.signer.verify(path.signature, for: path.signedPath)
-            var options = try ProcessingOptions(segments: path.optionSegments)
+            var options = try ProcessingOptions(segments: path.optionSegments, presets: configuration.presets)
             if let ext = path.formatExtension, !ext.isEmpty {
                 options.format = try OptionArguments(name: "extension", values: [ext]).format(ext)
             }

@@ -22,6 +22,11 @@
         /// otherwise). A `*` in a prefix matches any run of characters but `/`, as in imgproxy's
         /// `IMGPROXY_ALLOWED_SOURCES` (`https://*.example.com/`).
         public var allowedSourcePrefixes: [String] = []
+        /// Named option lists URLs may refer to with `preset`/`pr`; `default` applies to every request.
+        public var presets = ProcessingPresets()
+        /// Accept presets alone: the options part of a path is a `:`-separated list of preset names
+        /// (imgproxy's `IMGPROXY_ONLY_PRESETS`).
+        public var onlyPresets = false
         /// Quality for lossy output when the URL gives none (imgproxy's `IMGPROXY_QUALITY`).
         public var defaultQuality = 80
         /// Per-format defaults that win over ``defaultQuality`` (imgproxy: WebP 79, AVIF 63).

@@ -8,7 +8,12 @@
     ///
     /// Options are the segments before the source: each holds the argument separator `:`, the
     /// source's first segment does not (`plain`, or base64url text). A base64url source may be split
-    /// by `/` anywhere; its segments are joined again before decoding.
+    /// by `/` anywhere; its segments are joined again before decoding. With presets only, the first
+    /// segment after the signature names presets (`thumb:sharp`) and the source follows.
+    ///
+    /// What proxies and CDNs do to paths is undone first, as imgproxy undoes it, and the signature
+    /// covers the restored path: `%3A` in the options becomes `:`, and a plain source whose
+    /// `scheme://` was squeezed to `scheme:/` gets its second slash back.
     public struct ProcessingPath: Sendable, Equatable {
         /// The first segment: a signature, or anything when signing is off.
         public var signature: String
@@ -22,22 +27,30 @@
         public var formatExtension: String?
 
         /// Splits `path` (the raw request path, still percent-encoded). Throws a
-        /// ``ServiceError`` with status 400 for a path that is not in either format.
-        public init(_ path: String) throws(ServiceError) {
+        /// ``ServiceError`` with status 400 for a path that is not in either format. With
+        /// `onlyPresets`, the first segment is a `:`-separated list of presets, given as one
+        /// `preset` option.
+        public init(_ path: String, onlyPresets: Bool = false) throws(ServiceError) {
             guard path.hasPrefix("/") else { throw .badRequest("the path must start with '/'") }
             let afterSlash = path.dropFirst()
             guard let cut = afterSlash.firstIndex(of: "/") else {
                 throw .badRequest("the path has no options or source after the signature")
             }
             signature = String(afterSlash[..<cut])
-            signedPath = String(afterSlash[cut...])
-            let segments = afterSlash[afterSlash.index(after: cut)...].split(
-                separator: "/", omittingEmptySubsequences: false)
+            let restored = Self.restored(String(afterSlash[afterSlash.index(after: cut)...]))
+            signedPath = "/" + restored
+            let segments = restored.split(separator: "/", omittingEmptySubsequences: false)
             var index = 0
             var options: [String] = []
-            while index < segments.count, segments[index].contains(":") {
-                options.append(String(segments[index]))
-                index += 1
+            if onlyPresets {
+                guard segments.count > 1 else { throw .badRequest("the path has no presets and source") }
+                options = ["preset:" + segments[0]]
+                index = 1
+            } else {
+                while index < segments.count, segments[index].contains(":") {
+                    options.append(String(segments[index]))
+                    index += 1
+                }
             }
             optionSegments = options
             let sourceSegments = segments[index...]
@@ -49,6 +62,27 @@
             } else {
                 (source, formatExtension) = try Self.encodedSource(sourceSegments.joined())
             }
+        }
+
+        /// The path after the signature with what proxies do to it undone: `%3A` in the options
+        /// (everything before `/plain/`, or the whole path without one) read as `:`, and a plain
+        /// source starting `scheme:/x` restored to `scheme://x`.
+        @_spi(Internals) public static func restored(_ path: String) -> String {
+            let options: Substring
+            let plain: Substring?
+            if path.hasPrefix("plain/") {
+                (options, plain) = ("", path.dropFirst("plain/".count))
+            } else if let marker = path.range(of: "/plain/") {
+                (options, plain) = (path[..<marker.lowerBound], path[marker.upperBound...])
+            } else {
+                (options, plain) = (Substring(path), nil)
+            }
+            let restoredOptions = options.replacingOccurrences(of: "%3A", with: ":")
+            guard var source = plain.map(String.init) else { return restoredOptions }
+            if let match = source.prefixMatch(of: /([A-Za-z][A-Za-z0-9+.\-]*):\/([^\/])/) {
+                source = "\(match.1)://\(match.2)" + source[match.range.upperBound...]
+            }
+            return restoredOptions.isEmpty ? "plain/" + source : restoredOptions + "/plain/" + source
         }
 
         /// `http://host/a.jpg@webp`: one `@` at most; the URL is percent-decoded.

@@ -38,6 +38,7 @@ struct ServeImgproxyEnvironmentCommandTests {
         IMGPROXY_PROMETHEUS_NAMESPACE=imgproxy
         IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL=false
         IMGPROXY_PRESETS=thumb=rs:fit:100:100
+        IMGPROXY_WATERMARK_URL=https://images.example/mark.png
         """
     }
 
@@ -120,9 +121,10 @@ struct ServeImgproxyEnvironmentCommandTests {
             #expect(origins["allow-private-sources"] == "IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES")
             #expect(origins["otel-propagate-to-sources"] == "IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL")
             #expect(origins["port"] == "IMGPROXY_BIND" && origins["host"] == "IMGPROXY_BIND")
+            #expect(origins["preset"] == "IMGPROXY_PRESETS")
             // The one variable it cannot honour is named once.
-            let notices = logged.compactMap { $0["message"] as? String }.filter { $0.contains("IMGPROXY_PRESETS") }
-            #expect(notices == ["IMGPROXY_PRESETS is ignored (not supported yet)"])
+            let notices = logged.compactMap { $0["message"] as? String }.filter { $0.contains("IMGPROXY_WATERMARK") }
+            #expect(notices == ["IMGPROXY_WATERMARK_URL is ignored (not supported yet)"])
         }
     }
 

@@ -167,7 +167,9 @@ struct ServeSettingsTests {
             ),
             ([:], ["IMGPROXY_CACHE_USE": "s3", "IMGPROXY_CACHE_BUCKET": "b"], "IMGPROXY_CACHE_BUCKET"),
             ([:], ["IMGPROXY_SECRET": "token"], "IMGPROXY_SECRET"),
-            ([:], ["IMGPROXY_ONLY_PRESETS": "true"], "IMGPROXY_ONLY_PRESETS"),
+            ([:], ["IMGPROXY_ONLY_PRESETS": "true"], "--only-presets"),
+            ([:], ["IMGPROXY_PRESETS": "thumb=rs:fit:1:1,bad=w:-1"], "presets: preset 'bad'"),
+            (["presets-file": "/nonexistent/presets"], [:], "--presets-file"),
         ] as [([String: String], [String: String], String)])
     func aBadValueIsAnErrorNamingItsFlagOrVariable(flags: [String: String], environment: [String: String], name: String)
     {
@@ -177,7 +179,7 @@ struct ServeSettingsTests {
 
     @Test func unsupportedImgproxyVariablesAreNoticedOnceEachAndNeverSilently() throws {
         let options = try Self.options([
-            "IMGPROXY_PRESETS": "thumb=rs:fit:100:100", "IMGPROXY_WATERMARK_URL": "https://x/w.png",
+            "IMGPROXY_PRESETS_SEPARATOR": ";", "IMGPROXY_WATERMARK_URL": "https://x/w.png",
             "IMGPROXY_USE_ETAG": "true", "IMGPROXY_USE_LAST_MODIFIED": "false", "IMGPROXY_SO_REUSEPORT": "true",
             "IMGPROXY_FROBNICATE": "1", "IMGPROXY_ENFORCE_WEBP": "false", "IMGPROXY_ENFORCE_AVIF": "true",
             "IMGPROXY_SIGNATURE_SIZE": "32", "IMGPROXY_CACHE_USE": "gcs", "IMGPROXY_EMPTY": "",
@@ -187,7 +189,7 @@ struct ServeSettingsTests {
                 "IMGPROXY_CACHE_USE=gcs is ignored (only the fs and s3 caches are supported)",
                 "IMGPROXY_ENFORCE_AVIF=true is ignored (not supported yet)",
                 "IMGPROXY_FROBNICATE is ignored (not an imgproxy setting webimage knows)",
-                "IMGPROXY_PRESETS is ignored (not supported yet)",
+                "IMGPROXY_PRESETS_SEPARATOR is ignored (not supported yet)",
                 "IMGPROXY_SO_REUSEPORT is ignored (one process serves every connection)",
                 "IMGPROXY_USE_LAST_MODIFIED=false is ignored (Last-Modified is always sent)",
                 "IMGPROXY_WATERMARK_URL is ignored (not supported yet)",
