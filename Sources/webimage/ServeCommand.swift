@@ -66,6 +66,22 @@
         @Option(parsing: .unconditional, help: "Refuse animations with more frames than this (default 1000).")
         var maxAnimationFrames: String?
 
+        @Option(
+            parsing: .unconditional,
+            help: "Refuse animations whose frames have more pixels than this; 0 is no limit of its own (default 0).")
+        var maxAnimationFramePixels: String?
+
+        @Option(
+            parsing: .unconditional,
+            help: "Scale results down until no side is longer than this many pixels; 0 is no limit (default 0).")
+        var maxResultDimension: String?
+
+        @Flag(
+            help:
+                "Accept imgproxy's security options in URLs (max_src_resolution, max_src_file_size, max_animation_frames, max_animation_frame_resolution, max_result_dimension)."
+        )
+        var allowSecurityOptions = false
+
         @Option(parsing: .unconditional, help: "Results made at once (default: the core count).")
         var workers: String?
 
@@ -157,11 +173,13 @@
                 "large-source-pixels": largeSourcePixels, "large-source-workers": largeSourceWorkers,
                 "ttl": ttl, "quality": quality, "format-quality": formatQuality, "drain-delay": drainDelay,
                 "log-format": logFormat, "log-level": logLevel, "metrics-namespace": metricsNamespace,
-                "presets-file": presetsFile,
+                "presets-file": presetsFile, "max-animation-frame-pixels": maxAnimationFramePixels,
+                "max-result-dimension": maxResultDimension,
             ]
             let switches = [
                 "allow-loopback-sources": allowLoopbackSources, "allow-private-sources": allowPrivateSources,
                 "no-auto-format": noAutoFormat, "demo": demo, "only-presets": onlyPresets,
+                "allow-security-options": allowSecurityOptions,
             ]
             return options.compactMapValues { $0 }.merging(switches.filter(\.value).mapValues { _ in "true" }) { $1 }
                 .merging(s3.flagValues) { $1 }

@@ -66,12 +66,17 @@
             }
         }
 
-        /// A resolution in megapixels (may be fractional), given to us in pixels.
-        static func megapixels(_ name: String) -> ImgproxyMapping {
+        /// A resolution in megapixels (may be fractional), given to us in pixels; with `allowsZero`,
+        /// 0 passes as 0 (imgproxy's "no limit of its own").
+        static func megapixels(_ name: String, allowsZero: Bool = false) -> ImgproxyMapping {
             ImgproxyMapping(variables: [name]) { environment throws(ServeSettingError) in
                 guard let text = environment[name] else { return nil }
-                guard let megapixels = Double(text), megapixels.isFinite, megapixels > 0, megapixels <= 1e9 else {
-                    throw ServeSettingError("\(name) must be a number of megapixels above 0, got \(text)")
+                guard let megapixels = Double(text), megapixels.isFinite,
+                    megapixels > 0 || (allowsZero && megapixels == 0),
+                    megapixels <= 1e9
+                else {
+                    throw ServeSettingError(
+                        "\(name) must be a number of megapixels above 0\(allowsZero ? " (or 0)" : ""), got \(text)")
                 }
                 return SettingValue(String(Int(clamping: megapixels * 1_000_000)), from: name)
             }

@@ -51,6 +51,16 @@
             if let frames = try settings.integer("max-animation-frames", in: positive.0, positive.1) {
                 configuration.maxAnimationFrames = frames
             }
+            let noneOrMore = (0...Int.max, "a whole number, 0 or more")
+            if let pixels = try settings.integer("max-animation-frame-pixels", in: noneOrMore.0, noneOrMore.1),
+                pixels > 0
+            {
+                configuration.maxAnimationFramePixels = pixels
+            }
+            if let side = try settings.integer("max-result-dimension", in: noneOrMore.0, noneOrMore.1), side > 0 {
+                configuration.maxResultDimension = side
+            }
+            configuration.allowsSecurityOptions = try settings.bool("allow-security-options") ?? false
             if let workers = try settings.integer("workers", in: positive.0, positive.1) {
                 configuration.workers = workers
             }

@@ -62,6 +62,11 @@
             ServeSetting("max-source-bytes", imgproxy: .zeroMeansNoLimit("IMGPROXY_MAX_SRC_FILE_SIZE")),
             ServeSetting("max-source-pixels", imgproxy: .megapixels("IMGPROXY_MAX_SRC_RESOLUTION")),
             ServeSetting("max-animation-frames", imgproxy: .same("IMGPROXY_MAX_ANIMATION_FRAMES")),
+            ServeSetting(
+                "max-animation-frame-pixels",
+                imgproxy: .megapixels("IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION", allowsZero: true)),
+            ServeSetting("max-result-dimension", imgproxy: .same("IMGPROXY_MAX_RESULT_DIMENSION")),
+            ServeSetting("allow-security-options", imgproxy: .same("IMGPROXY_ALLOW_SECURITY_OPTIONS")),
             ServeSetting("workers", imgproxy: .same("IMGPROXY_WORKERS")),
             ServeSetting("queue", imgproxy: .zeroMeansNoLimit("IMGPROXY_REQUESTS_QUEUE_SIZE")),
             ServeSetting("large-source-pixels"),

@@ -148,6 +148,13 @@
             return extend
         }
 
+        /// Megapixels (a finite number, 0 or more) as whole pixels, rounded (so that the canonical
+        /// string, which writes megapixels back, parses to the same count).
+        func megapixels(_ text: String) throws(ServiceError) -> Int {
+            let value = try number(text, atLeast: 0)
+            return Int(clamping: (value * 1_000_000).clamped(to: 0...Double(Int.max / 2)), rounding: .toNearestOrEven)
+        }
+
         /// `z:x[:y]`: one factor for both axes, or one each; finite and above 0.
         func zoom() throws(ServiceError) -> (Double, Double) {
             guard values.count == 1 || values.count == 2 else { throw failure("takes one or two factors") }

@@ -6,6 +6,8 @@
         /// The options that change the result's bytes, in one fixed order and spelling, defaults
         /// left out: equal strings mean equal results, whatever names and order the URL used.
         /// `expires`, `filename` and `return_attachment` shape only the response and are left out;
+        /// the security options stay in, so that a result made under one limit never answers a
+        /// request with a stricter one;
         /// the format is part of the result key instead. The string parses back to the same options.
         public var canonicalString: String {
             var parts: [String] = []
@@ -22,6 +24,11 @@
             if let extend { add("ex", 1, extend.gravity.canonical) }
             if let extendAspectRatio { add("exar", 1, extendAspectRatio.gravity.canonical) }
             if !padding.isZero { add("pd", padding.top, padding.right, padding.bottom, padding.left) }
+            if let maxResultDimension { add("mrd", maxResultDimension) }
+            if let maxSourcePixels { add("msr", Double(maxSourcePixels) / 1_000_000) }
+            if let maxSourceBytes { add("msfs", maxSourceBytes) }
+            if let maxAnimationFrames { add("maf", maxAnimationFrames) }
+            if let maxAnimationFramePixels { add("mafr", Double(maxAnimationFramePixels) / 1_000_000) }
             if flipHorizontal || flipVertical { add("fl", flipHorizontal ? 1 : 0, flipVertical ? 1 : 0) }
             if gravity != .center { add("g", gravity.canonical) }
             if let crop {

@@ -111,6 +111,26 @@
                             { o, a throws(ServiceError) in o.returnAttachment = try a.single(a.boolean) }
                         ),
                         (
+                            ["max_src_resolution", "msr"],
+                            { o, a throws(ServiceError) in o.maxSourcePixels = try a.single(a.megapixels) }
+                        ),
+                        (
+                            ["max_src_file_size", "msfs"],
+                            { o, a throws(ServiceError) in o.maxSourceBytes = try a.singleInteger(atLeast: 0) }
+                        ),
+                        (
+                            ["max_animation_frames", "maf"],
+                            { o, a throws(ServiceError) in o.maxAnimationFrames = try a.singleInteger(atLeast: 1) }
+                        ),
+                        (
+                            ["max_animation_frame_resolution", "mafr"],
+                            { o, a throws(ServiceError) in o.maxAnimationFramePixels = try a.single(a.megapixels) }
+                        ),
+                        (
+                            ["max_result_dimension", "mrd"],
+                            { o, a throws(ServiceError) in o.maxResultDimension = try a.singleInteger(atLeast: 0) }
+                        ),
+                        (
                             ["wi_round_corner", "wirc"],
                             { o, a throws(ServiceError) in o.cornerRadius = try a.singleNumber(atLeast: 0) }
                         ),

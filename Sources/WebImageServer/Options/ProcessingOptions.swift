@@ -135,6 +135,27 @@
         public var filename: String?
         /// `Content-Disposition: attachment` rather than `inline`.
         public var returnAttachment = false
+        /// imgproxy's security options, which a URL may give only where the service allows them
+        /// (``ServiceConfiguration/allowsSecurityOptions``); each replaces the service's limit.
+        /// Refuse sources with more pixels than this (`max_src_resolution`, megapixels in the URL; 0
+        /// keeps the service's limit).
+        public var maxSourcePixels: Int?
+        /// Refuse sources larger than this many bytes (`max_src_file_size`; 0 is no limit of its
+        /// own). It can lower the service's limit, not raise it: downloads stop at the service's.
+        public var maxSourceBytes: Int?
+        /// Refuse animations with more frames than this (`max_animation_frames`).
+        public var maxAnimationFrames: Int?
+        /// Refuse animations whose frames have more pixels than this (`max_animation_frame_resolution`,
+        /// megapixels in the URL; 0 keeps the service's limit).
+        public var maxAnimationFramePixels: Int?
+        /// Scale the result down until neither side is longer than this (`max_result_dimension`;
+        /// 0 is no limit).
+        public var maxResultDimension: Int?
+        /// Whether any of the security options above was given.
+        public var usesSecurityOptions: Bool {
+            maxSourcePixels != nil || maxSourceBytes != nil || maxAnimationFrames != nil
+                || maxAnimationFramePixels != nil || maxResultDimension != nil
+        }
         /// Ours: round the corners by this radius in pixels, finite and at least 0 (the library's
         /// round-corner transformer, which clamps it to half the shorter side).
         public var cornerRadius: Double = 0

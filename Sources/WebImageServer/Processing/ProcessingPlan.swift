@@ -19,6 +19,8 @@
     ///    to it (fill-down without `enlarge` cuts the target's aspect ratio instead).
     /// 7. `extend` grows the canvas to the target, `extend_aspect_ratio` to the target's aspect ratio,
     ///    and `padding` (times the DPR, rounded half to even) adds its margins.
+    /// 8. With `max_result_dimension`, when that canvas's longer side is above it, the scales and the
+    ///    DPR are multiplied by the limit over that side (never below one pixel) and step 6 runs again.
     @_spi(Internals) public struct ProcessingPlan: Equatable, Sendable {
         /// The source as shown, after the rotation.
         package var rotatedSource: PixelSize
@@ -52,35 +54,45 @@
             rotatedSource = turned ? PixelSize(width: source.height, height: source.width) : source
             cropSize = Self.cropSize(options.crop, of: rotatedSource)
             let shrink = Self.shrink(of: cropSize, options: options)
-            scaleX = 1 / shrink.x
-            scaleY = 1 / shrink.y
-            dprScale = shrink.dpr
-            target = PixelSize(
-                width: Self.pixels(Double(options.width) * (dprScale * options.zoomX)),
-                height: Self.pixels(Double(options.height) * (dprScale * options.zoomY)))
-            scaledSize = PixelSize(
-                width: max(1, Self.pixels(Double(cropSize.width) * scaleX)),
-                height: max(1, Self.pixels(Double(cropSize.height) * scaleY)))
-            let cut = Self.resultCrop(scaled: scaledSize, target: target, options: options)
-            resultSize = PixelSize(
-                width: cut.width > 0 ? min(cut.width, scaledSize.width) : scaledSize.width,
-                height: cut.height > 0 ? min(cut.height, scaledSize.height) : scaledSize.height)
+            var scales = Scales(x: 1 / shrink.x, y: 1 / shrink.y, dpr: shrink.dpr)
+            var sizes = Sizes(crop: cropSize, scales: scales, options: options)
+            // max_result_dimension: scale everything down until the longer side of the result, as
+            // extended and padded, fits (extend_aspect_ratio counts only without extend).
+            if let limit = options.maxResultDimension, limit > 0 {
+                var outer = sizes.result
+                if options.extend != nil {
+                    outer = PixelSize(
+                        width: max(outer.width, sizes.target.width), height: max(outer.height, sizes.target.height))
+                } else if options.extendAspectRatio != nil, let ratio = sizes.aspectRatioCanvas {
+                    outer = PixelSize(width: max(outer.width, ratio.width), height: max(outer.height, ratio.height))
+                }
+                let margins = Self.margins(options.padding, dpr: scales.dpr)
+                let longer = max(
+                    outer.width + margins.left + margins.right, outer.height + margins.top + margins.bottom)
+                if longer > limit {
+                    let factor = Double(limit) / Double(longer)
+                    scales.x = max(scales.x * factor, 1 / Double(cropSize.width))
+                    scales.y = max(scales.y * factor, 1 / Double(cropSize.height))
+                    scales.dpr *= factor
+                    sizes = Sizes(crop: cropSize, scales: scales, options: options)
+                }
+            }
+            scaleX = scales.x
+            scaleY = scales.y
+            dprScale = scales.dpr
+            target = sizes.target
+            scaledSize = sizes.scaled
+            resultSize = sizes.result
             var canvas = resultSize
             if options.extend != nil {
                 canvas = PixelSize(width: max(canvas.width, target.width), height: max(canvas.height, target.height))
             }
             extendedSize = canvas
-            if options.extendAspectRatio != nil, let ratio = Self.aspectRatioCanvas(of: resultSize, target: target) {
+            if options.extendAspectRatio != nil, let ratio = sizes.aspectRatioCanvas {
                 canvas = PixelSize(width: max(canvas.width, ratio.width), height: max(canvas.height, ratio.height))
             }
             canvasSize = canvas
-            let dpr = dprScale
-            func margin(_ value: Int) -> Int {
-                Int(clamping: (Double(value) * dpr).clamped(to: 0...Double(Int32.max)), rounding: .toNearestOrEven)
-            }
-            let p = options.padding
-            padding = ProcessingOptions.Padding(
-                top: margin(p.top), right: margin(p.right), bottom: margin(p.bottom), left: margin(p.left))
+            padding = Self.margins(options.padding, dpr: dprScale)
             // Each term is at most Int32.max, so the sums cannot overflow.
             finalSize = PixelSize(
                 width: canvas.width + padding.left + padding.right, height: canvas.height + padding.top + padding.bottom
@@ -90,6 +102,46 @@
             else {
                 throw .badRequest("the result would be \(finalSize.width)x\(finalSize.height) pixels, above the limit")
             }
+        }
+
+        /// The scale of each axis and the DPR applied.
+        private struct Scales {
+            var x: Double
+            var y: Double
+            var dpr: Double
+        }
+
+        /// The sizes that follow from the scales (step 6): the target, the scaled crop, the result
+        /// cut from it, and the canvas `extend_aspect_ratio` would make around that.
+        private struct Sizes {
+            var target: PixelSize
+            var scaled: PixelSize
+            var result: PixelSize
+            var aspectRatioCanvas: PixelSize?
+
+            init(crop: PixelSize, scales: Scales, options: ProcessingOptions) {
+                target = PixelSize(
+                    width: pixels(Double(options.width) * (scales.dpr * options.zoomX)),
+                    height: pixels(Double(options.height) * (scales.dpr * options.zoomY)))
+                scaled = PixelSize(
+                    width: max(1, pixels(Double(crop.width) * scales.x)),
+                    height: max(1, pixels(Double(crop.height) * scales.y)))
+                let cut = resultCrop(scaled: scaled, target: target, options: options)
+                result = PixelSize(
+                    width: cut.width > 0 ? min(cut.width, scaled.width) : scaled.width,
+                    height: cut.height > 0 ? min(cut.height, scaled.height) : scaled.height)
+                aspectRatioCanvas = ProcessingPlan.aspectRatioCanvas(of: result, target: target)
+            }
+        }
+
+        /// `padding` in result pixels: times the DPR, rounded half to even, at most `Int32.max` each.
+        private static func margins(_ padding: ProcessingOptions.Padding, dpr: Double) -> ProcessingOptions.Padding {
+            func margin(_ value: Int) -> Int {
+                Int(clamping: (Double(value) * dpr).clamped(to: 0...Double(Int32.max)), rounding: .toNearestOrEven)
+            }
+            return ProcessingOptions.Padding(
+                top: margin(padding.top), right: margin(padding.right), bottom: margin(padding.bottom),
+                left: margin(padding.left))
         }
 
         /// The size to ask the decoder for (as shown, before the rotation), or nil for full size:
@@ -190,7 +242,7 @@
 
         /// What the scaled crop is cut to (0: a free side): the target, or for fill-down without
         /// `enlarge` the target's aspect ratio inside a scaled crop that is too small for it.
-        private static func resultCrop(
+        fileprivate static func resultCrop(
             scaled: PixelSize, target: PixelSize, options: ProcessingOptions
         ) -> PixelSize {
             guard options.resizingType == .fillDown, !options.enlarge else { return target }
@@ -209,7 +261,7 @@
 
         /// The canvas with the target's aspect ratio around `result`, or nil when either target side
         /// is free or the ratio already matches.
-        private static func aspectRatioCanvas(of result: PixelSize, target: PixelSize) -> PixelSize? {
+        fileprivate static func aspectRatioCanvas(of result: PixelSize, target: PixelSize) -> PixelSize? {
             guard target.width > 0, target.height > 0 else { return nil }
             let overWidth = Double(target.width) / Double(result.width)
             let overHeight = Double(target.height) / Double(result.height)

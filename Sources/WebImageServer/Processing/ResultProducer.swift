@@ -57,15 +57,7 @@
                     : (info.orientation.swapsDimensions
                         ? PixelSize(width: info.height, height: info.width)
                         : PixelSize(width: info.width, height: info.height))
-                guard shown.pixelCount <= configuration.maxSourcePixels else {
-                    throw WebImageError.imageTooLarge(
-                        width: shown.width, height: shown.height, limit: configuration.maxSourcePixels)
-                }
-                guard info.frameCount <= configuration.maxAnimationFrames else {
-                    throw ServiceError.unprocessable(
-                        "the source has \(info.frameCount) frames, above the limit of \(configuration.maxAnimationFrames)"
-                    )
-                }
+                try checkLimits(data, info: info, shown: shown)
                 let plan = try ProcessingPlan(source: shown, options: options)
                 if passesThrough(data, info: info, plan: plan, requested: requested) {
                     return .passThrough(
@@ -74,6 +66,35 @@
                 return .process(Prepared(data: data, info: info, plan: plan, requested: requested))
             } catch {
                 throw Self.serviceError(error)
+            }
+        }
+
+        /// The source pixel limit: the URL's `max_src_resolution` (unless 0), else the service's.
+        private var maxSourcePixels: Int {
+            if let pixels = options.maxSourcePixels, pixels > 0 { return pixels }
+            return configuration.maxSourcePixels
+        }
+
+        /// The service's limits, or the URL's security options in their place: bytes, pixels, frames
+        /// and, for an animation, pixels per frame.
+        private func checkLimits(_ data: Data, info: ImageInfo, shown: PixelSize) throws {
+            if let bytes = options.maxSourceBytes, bytes > 0, data.count > bytes {
+                throw ServiceError.unprocessable("the source is larger than allowed")
+            }
+            guard shown.pixelCount <= maxSourcePixels else {
+                throw WebImageError.imageTooLarge(width: shown.width, height: shown.height, limit: maxSourcePixels)
+            }
+            let frames = options.maxAnimationFrames ?? configuration.maxAnimationFrames
+            guard info.frameCount <= frames else {
+                throw ServiceError.unprocessable(
+                    "the source has \(info.frameCount) frames, above the limit of \(frames)")
+            }
+            let framePixels =
+                (options.maxAnimationFramePixels ?? 0) > 0
+                ? options.maxAnimationFramePixels ?? 0 : configuration.maxAnimationFramePixels ?? 0
+            if info.frameCount > 1, framePixels > 0, shown.pixelCount > framePixels {
+                throw ServiceError.unprocessable(
+                    "the animation's frames have \(shown.pixelCount) pixels, above the limit of \(framePixels)")
             }
         }
 
@@ -143,7 +164,7 @@
 
         private func decodeOptions(_ plan: ProcessingPlan, swapsBox: Bool) -> ImageDecodeOptions {
             var decode = ImageDecodeOptions()
-            decode.maxPixelCount = configuration.maxSourcePixels
+            decode.maxPixelCount = maxSourcePixels
             decode.maxAnimationByteCount = configuration.maxAnimationBytes
             decode.applyOrientation = options.autoRotate
             decode.readMetadata = options.stripMetadata ? [.iccProfile] : .all

@@ -154,6 +154,10 @@
             let path = try ProcessingPath(request.path, onlyPresets: configuration.onlyPresets)
             try configuration.signer.verify(path.signature, for: path.signedPath)
             var options = try ProcessingOptions(segments: path.optionSegments, presets: configuration.presets)
+            if options.usesSecurityOptions, !configuration.allowsSecurityOptions {
+                throw .forbidden("security processing options are not allowed")
+            }
+            if options.maxResultDimension == nil { options.maxResultDimension = configuration.maxResultDimension }
             if let ext = path.formatExtension, !ext.isEmpty {
                 options.format = try OptionArguments(name: "extension", values: [ext]).format(ext)
             }

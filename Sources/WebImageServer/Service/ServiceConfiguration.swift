@@ -41,6 +41,16 @@
         public var maxSourcePixels = 50_000_000
         /// Refuse animations with more frames than this (imgproxy's `MAX_ANIMATION_FRAMES`).
         public var maxAnimationFrames = 1000
+        /// Refuse animations whose frames have more pixels than this (nil: only ``maxSourcePixels``;
+        /// imgproxy's `IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION`).
+        public var maxAnimationFramePixels: Int?
+        /// Scale results down until neither side is longer than this (nil: no limit; imgproxy's
+        /// `IMGPROXY_MAX_RESULT_DIMENSION`). A URL's `max_result_dimension` replaces it.
+        public var maxResultDimension: Int?
+        /// Accept imgproxy's security options in URLs (`max_src_resolution`, `max_src_file_size`,
+        /// `max_animation_frames`, `max_animation_frame_resolution`, `max_result_dimension`), which
+        /// replace the service's limits for that request; off by default (403), as in imgproxy.
+        public var allowsSecurityOptions = false
         /// Bytes of decoded animation frames one request may hold.
         public var maxAnimationBytes = 256 << 20
         /// Bytes of recent results kept in memory (a result above a quarter of it is not kept).

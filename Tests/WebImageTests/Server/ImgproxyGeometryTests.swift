@@ -164,6 +164,56 @@ struct ImgproxyGeometryTests {
         #expect(plan.finalSize == PixelSize(width: width, height: height), "\(segments)")
     }
 
+    /// imgproxy's `max_result_dimension` table over the same source: the longer side of the result,
+    /// as extended and padded, fits the limit.
+    @Test(arguments: [
+        (["mrd:1000", "rs:fit:100:100"], 100, 50),
+        (["mrd:50", "rs:fit:100:100"], 50, 25),
+        (["mrd:50", "rs:fit:0:0"], 50, 25),
+        (["mrd:100", "rs:fit:0:100"], 100, 50),
+        (["mrd:50", "rs:fit:150:0"], 50, 25),
+        (["mrd:100", "rs:fit:1000:1000"], 100, 50),
+        (["mrd:100", "rs:fit:1000:1000", "el:1"], 100, 50),
+        (["mrd:100", "rs:fit:1000:2000", "ex:1"], 50, 100),
+        (["mrd:100", "rs:fit:1000:2000", "exar:1"], 50, 100),
+        (["mrd:100", "rs:fit:100:150", "rot:90"], 50, 100),
+        (["mrd:100", "rs:fit:0:0", "rot:90"], 50, 100),
+        (["mrd:200", "rs:fit:100:100", "pd:100:200:300:400"], 200, 129),
+        (["mrd:1000", "rs:fill:100:100"], 100, 100),
+        (["mrd:50", "rs:fill:100:100"], 50, 50),
+        (["mrd:50", "rs:fill:1000:50"], 50, 13),
+        (["mrd:50", "rs:fill:100:1000"], 50, 50),
+        (["mrd:50", "rs:fill:0:0"], 50, 25),
+        (["mrd:100", "rs:fill:0:100"], 100, 50),
+        (["mrd:50", "rs:fill:150:0"], 50, 25),
+        (["mrd:100", "rs:fill:1000:1000"], 100, 50),
+        (["mrd:100", "rs:fill:1000:1000", "el:1"], 100, 100),
+        (["mrd:100", "rs:fill:1000:2000", "ex:1"], 50, 100),
+        (["mrd:100", "rs:fill:1000:2000", "exar:1"], 50, 100),
+        (["mrd:100", "rs:fill:100:150", "rot:90"], 67, 100),
+        (["mrd:100", "rs:fill:0:0", "rot:90"], 50, 100),
+        (["mrd:200", "rs:fill:100:100", "pd:100:200:300:400"], 200, 144),
+        (["mrd:1000", "rs:fill-down:100:100"], 100, 100),
+        (["mrd:50", "rs:fill-down:100:100"], 50, 50),
+        (["mrd:50", "rs:fill-down:1000:50"], 50, 3),
+        (["mrd:50", "rs:fill-down:100:1000"], 5, 50),
+        (["mrd:50", "rs:fill-down:0:0"], 50, 25),
+        (["mrd:100", "rs:fill-down:0:100"], 100, 50),
+        (["mrd:50", "rs:fill-down:150:0"], 50, 25),
+        (["mrd:100", "rs:fill-down:1000:1000"], 100, 100),
+        (["mrd:100", "rs:fill-down:1000:1000", "el:1"], 100, 100),
+        (["mrd:100", "rs:fill-down:1000:2000", "ex:1"], 50, 100),
+        (["mrd:100", "rs:fill-down:1000:2000", "exar:1"], 50, 100),
+        (["mrd:100", "rs:fill-down:1000:1500", "rot:90"], 67, 100),
+        (["mrd:100", "rs:fill-down:0:0", "rot:90"], 50, 100),
+        (["mrd:200", "rs:fill-down:100:100", "pd:100:200:300:400"], 200, 144),
+        (["mrd:200", "rs:fill-down:1000:1000", "pd:100:200:300:400"], 200, 144),
+    ])
+    func maxResultDimensionGivesImgproxysSizes(segments: [String], width: Int, height: Int) throws {
+        let plan = try Self.plan((200, 100), segments)
+        #expect(plan.finalSize == PixelSize(width: width, height: height), "\(segments)")
+    }
+
     /// The DPR multiplies the target, but never so far that the source would be enlarged; with
     /// `extend` the canvas keeps the size asked for, so the composition does not change with the DPR.
     @Test func dprNeverEnlargesAndKeepsAnExtendedCompositionItsSize() throws {
