@@ -130,6 +130,12 @@
                 valueName: "NAME=OPTIONS"))
         var preset: [String] = []
 
+        @Option(
+            help: ArgumentHelp(
+                "Answer sources in this format with their own bytes when the URL names no other format (repeatable).",
+                valueName: "EXT"))
+        var skipProcessingFormat: [String] = []
+
         @Option(help: ArgumentHelp("A file of presets, one NAME=OPTIONS per line.", valueName: "PATH"))
         var presetsFile: String?
 
@@ -192,7 +198,11 @@
             do {
                 options = try ServeOptions(
                     ServeSettings(
-                        flags: flagValues, repeatedFlags: ["allowed-source": allowedSource, "preset": preset],
+                        flags: flagValues,
+                        repeatedFlags: [
+                            "allowed-source": allowedSource, "preset": preset,
+                            "skip-processing-format": skipProcessingFormat,
+                        ],
                         environment: environment))
                 telemetrySettings = try TelemetrySettings(environment: environment, options: options)
             } catch {

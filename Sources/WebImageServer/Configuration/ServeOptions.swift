@@ -92,6 +92,13 @@
             }
             configuration.automaticFormat = !(try settings.bool("no-auto-format") ?? false)
             configuration.presets = try Self.presets(settings)
+            for name in try settings.list("skip-processing-format") {
+                let format = ImageFormat(fileExtension: name)
+                guard format != .undefined else {
+                    throw ServeSettingError("--skip-processing-format names an unknown format: \(name)")
+                }
+                configuration.skipProcessingFormats.insert(format)
+            }
             configuration.onlyPresets = try settings.bool("only-presets") ?? false
             if configuration.onlyPresets, configuration.presets.isEmpty {
                 throw ServeSettingError("--only-presets needs presets (--preset or --presets-file)")

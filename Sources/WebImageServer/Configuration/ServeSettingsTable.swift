@@ -77,6 +77,9 @@
             ServeSetting("format-quality", imgproxy: .same("IMGPROXY_FORMAT_QUALITY")),
             ServeSetting("no-auto-format", imgproxy: .formatDetection),
             ServeSetting("preset", variable: "WEBIMAGE_PRESETS", imgproxy: .same("IMGPROXY_PRESETS")),
+            ServeSetting(
+                "skip-processing-format", variable: "WEBIMAGE_SKIP_PROCESSING_FORMATS",
+                imgproxy: .same("IMGPROXY_SKIP_PROCESSING_FORMATS")),
             ServeSetting("presets-file", imgproxy: .same("IMGPROXY_PRESETS_PATH")),
             ServeSetting("only-presets", imgproxy: .same("IMGPROXY_ONLY_PRESETS")),
             ServeSetting("drain-delay"),

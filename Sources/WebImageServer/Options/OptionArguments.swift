@@ -148,6 +148,50 @@
             return extend
         }
 
+        /// A known image format by any of its extensions (one this service may not write included).
+        func knownFormat(_ text: String) throws(ServiceError) -> ImageFormat {
+            let format = ImageFormat(fileExtension: text)
+            guard format != .undefined else { throw failure("'\(text)' is not an image format") }
+            return format
+        }
+
+        /// `fq:format:quality[:format:quality…]`; a quality of 0 removes the format's.
+        func formatQualities() throws(ServiceError) -> [ImageFormat: Int] {
+            guard !values.isEmpty, values.count % 2 == 0 else { throw failure("takes format:quality pairs") }
+            var qualities: [ImageFormat: Int] = [:]
+            for index in stride(from: 0, to: values.count, by: 2) {
+                qualities[try knownFormat(values[index])] = try quality(values[index + 1]) ?? 0
+            }
+            return qualities
+        }
+
+        /// `skp:ext[:ext…]`.
+        func formats() throws(ServiceError) -> Set<ImageFormat> {
+            guard !values.isEmpty else { throw failure("takes one or more formats") }
+            var formats: Set<ImageFormat> = []
+            for value in values { formats.insert(try knownFormat(value)) }
+            return formats
+        }
+
+        /// `t:threshold[:color[:equal_hor[:equal_ver]]]`; an empty threshold turns trimming off.
+        func trim() throws(ServiceError) -> ProcessingOptions.Trim? {
+            guard !values.isEmpty, values.count <= 4 else { throw failure("takes 1 to 4 arguments") }
+            guard !values[0].isEmpty else { return nil }
+            guard let threshold = Double(values[0]), threshold.isFinite else {
+                throw failure("'\(values[0])' is not a threshold")
+            }
+            var trim = ProcessingOptions.Trim(threshold: threshold)
+            if values.count > 1, !values[1].isEmpty {
+                guard values[1].count == 3 || values[1].count == 6 else {
+                    throw failure("'\(values[1])' is not a colour RGB or RRGGBB")
+                }
+                trim.color = try hexColour(values[1])
+            }
+            if values.count > 2, !values[2].isEmpty { trim.equalHorizontal = try boolean(values[2]) }
+            if values.count > 3, !values[3].isEmpty { trim.equalVertical = try boolean(values[3]) }
+            return trim
+        }
+
         /// Megapixels (a finite number, 0 or more) as whole pixels, rounded (so that the canonical
         /// string, which writes megapixels back, parses to the same count).
         func megapixels(_ text: String) throws(ServiceError) -> Int {

@@ -39,6 +39,20 @@
                 }
             }
             if let quality { add("q", quality) }
+            for (format, quality) in formatQualities.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                add("fq", format.name, quality)
+            }
+            if let trim {
+                add(
+                    "t", trim.threshold, trim.color.map { String($0.hex.prefix(6)) } ?? "", trim.equalHorizontal ? 1 : 0,
+                    trim.equalVertical ? 1 : 0)
+            }
+            if pixelate > 1 { add("pix", pixelate) }
+            if !skipProcessingFormats.isEmpty {
+                parts.append(
+                    (["skp"] + skipProcessingFormats.map(\.name).sorted()).joined(separator: ":"))
+            }
+            if raw { add("raw", 1) }
             if let background { add("bg", background.hex) }
             if blur != 0 { add("bl", blur) }
             if sharpen != 0 { add("sh", sharpen) }

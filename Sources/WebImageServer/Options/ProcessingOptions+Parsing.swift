@@ -73,6 +73,23 @@
                         ),
                         (["crop", "c"], { o, a throws(ServiceError) in o.crop = try a.crop() }),
                         (["quality", "q"], { o, a throws(ServiceError) in o.quality = try a.single(a.quality) }),
+                        (
+                            ["format_quality", "fq"],
+                            { o, a throws(ServiceError) in
+                                o.formatQualities.merge(try a.formatQualities()) { $1 }
+                                o.formatQualities = o.formatQualities.filter { $0.value > 0 }
+                            }
+                        ),
+                        (["trim", "t"], { o, a throws(ServiceError) in o.trim = try a.trim() }),
+                        (
+                            ["pixelate", "pix"],
+                            { o, a throws(ServiceError) in o.pixelate = try a.singleInteger(atLeast: 0) }
+                        ),
+                        (
+                            ["skip_processing", "skp"],
+                            { o, a throws(ServiceError) in o.skipProcessingFormats.formUnion(try a.formats()) }
+                        ),
+                        (["raw"], { o, a throws(ServiceError) in o.raw = try a.single(a.boolean) }),
                         (["format", "f", "ext"], { o, a throws(ServiceError) in o.format = try a.single(a.format) }),
                         (["background", "bg"], { o, a throws(ServiceError) in o.background = try a.background() }),
                         (

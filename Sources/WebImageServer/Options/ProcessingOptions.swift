@@ -64,6 +64,19 @@
             public var gravity: Gravity = .center
         }
 
+        /// Cutting a uniform border off the source before anything else (imgproxy's `trim`).
+        public struct Trim: Sendable, Equatable {
+            /// How far (0…255 per channel, after a 3×3 median) a pixel may be from the background and
+            /// still count as background.
+            public var threshold: Double
+            /// The background; nil takes the top-left pixel (transparency is matched as magenta).
+            public var color: RGBA8?
+            /// Cut as much from the right as from the left: the smaller of the two.
+            public var equalHorizontal = false
+            /// Cut as much from the bottom as from the top: the smaller of the two.
+            public var equalVertical = false
+        }
+
         /// Margins added around the result, in pixels before ``dpr`` (imgproxy's `padding`).
         public struct Padding: Sendable, Equatable {
             public var top = 0
@@ -107,6 +120,18 @@
         public var crop: Crop?
         /// 1…100; nil: the service's default for the output format.
         public var quality: Int?
+        /// Qualities by output format when ``quality`` is not given (`format_quality`); they win over
+        /// the service's defaults.
+        public var formatQualities: [ImageFormat: Int] = [:]
+        /// Cut the source's uniform border first (nil: off). Animations are not trimmed.
+        public var trim: Trim?
+        /// Replace each block of this many pixels square by its average (`pixelate`); 0 or 1 is off.
+        public var pixelate = 0
+        /// Answer sources in these formats with their own bytes (`skip_processing`), when the URL
+        /// names no other output format.
+        public var skipProcessingFormats: Set<ImageFormat> = []
+        /// Answer with the source's bytes, unprocessed and unchecked (`raw`).
+        public var raw = false
         /// The output format; nil: negotiated from `Accept`, else the source's.
         public var format: ImageFormat?
         /// Flatten transparency onto this colour (nil: keep alpha where the format has it; JPEG

@@ -3,7 +3,7 @@
     import WebImage
 
     /// Runs a request's processing on one decoded frame, in imgproxy's order: rotate and flip, crop,
-    /// scale, crop to the target, blur, sharpen, extend, extend to the aspect ratio, pad, then our
+    /// scale, crop to the target, blur, sharpen, pixelate, extend, extend to the aspect ratio, pad, then our
     /// round corner and tint, then flatten onto the background. An animation runs it on every frame
     /// (see ``ImageTransforming``).
     ///
@@ -34,6 +34,7 @@
                 result = try ImageBlurTransformer(radius: options.blur).transformedImage(result, forKey: key)
             }
             if options.sharpen > 0 { result.bitmap = try Sharpening.unsharpMask(result.bitmap, sigma: options.sharpen) }
+            if options.pixelate > 1 { result.bitmap = result.bitmap.pixelated(block: options.pixelate) }
             if let extend = options.extend { result = placed(result, on: plan.extendedSize, gravity: extend.gravity) }
             if let extend = options.extendAspectRatio {
                 result = placed(result, on: plan.canvasSize, gravity: extend.gravity)

@@ -58,6 +58,12 @@
                         ? PixelSize(width: info.height, height: info.width)
                         : PixelSize(width: info.width, height: info.height))
                 try checkLimits(data, info: info, shown: shown)
+                if options.skipProcessingFormats.contains(info.format),
+                    options.format == nil || options.format == info.format
+                {
+                    return .passThrough(
+                        ProcessedResult(data: data, contentType: info.format.mimeType ?? "application/octet-stream"))
+                }
                 let plan = try ProcessingPlan(source: shown, options: options)
                 if passesThrough(data, info: info, plan: plan, requested: requested) {
                     return .passThrough(
@@ -104,11 +110,12 @@
                 let coders = ImageCodersManager.shared
                 // Kept orientation: the decoder reads the size box as shown, so turn it too.
                 let swapsBox = !options.autoRotate && prepared.info.orientation.swapsDimensions
-                let image = try tracing.span("decode", parent: traceParent) { () throws(WebImageError) in
+                var image = try tracing.span("decode", parent: traceParent) { () throws(WebImageError) in
                     try coders.decode(prepared.data, options: decodeOptions(prepared.plan, swapsBox: swapsBox))
                 }
+                let plan = try trimmed(&image) ?? prepared.plan
                 let processed = try tracing.span("process", parent: traceParent) { () throws(WebImageError) in
-                    try ImageProcessor(options: options, plan: prepared.plan).transformedImage(
+                    try ImageProcessor(options: options, plan: plan).transformedImage(
                         image, forKey: "", animated: true, maxAnimationByteCount: configuration.maxAnimationBytes)
                 }
                 let format =
@@ -121,6 +128,24 @@
             } catch {
                 throw Self.serviceError(error)
             }
+        }
+
+        /// Cuts a still image's border when the options ask for it, and plans again for what is left;
+        /// nil when there is nothing to trim. The cut is made on the pixels as stored (before the
+        /// orientation is applied), as imgproxy makes it.
+        private func trimmed(_ image: inout Image) throws(ServiceError) -> ProcessingPlan? {
+            guard let trim = options.trim, image.animation == nil else { return nil }
+            let region = Trimming.region(of: image.bitmap, trim)
+            guard region.width != image.bitmap.width || region.height != image.bitmap.height else { return nil }
+            do {
+                image.bitmap = try image.bitmap.cropped(to: region)
+            } catch {
+                throw Self.serviceError(error)
+            }
+            let turns = options.autoRotate && image.orientation.swapsDimensions
+            let shown = PixelSize(
+                width: turns ? region.height : region.width, height: turns ? region.width : region.height)
+            return try ProcessingPlan(source: shown, options: options)
         }
 
         /// Both steps on the calling thread.
@@ -150,9 +175,11 @@
             guard plan.cropSize == plan.rotatedSource, plan.scaledSize == plan.rotatedSource,
                 plan.resultSize == plan.rotatedSource, plan.finalSize == plan.resultSize
             else { return false }
-            guard options.rotate == 0, !options.flipHorizontal, !options.flipVertical, options.blur == 0,
+            guard options.rotate == 0, !options.flipHorizontal, !options.flipVertical, options.trim == nil,
+                options.pixelate <= 1, options.blur == 0,
                 options.sharpen == 0, options.background == nil,
-                options.cornerRadius == 0, options.tint == nil, options.quality == nil, options.maxBytes == nil
+                options.cornerRadius == 0, options.tint == nil, options.quality == nil, options.maxBytes == nil,
+                options.formatQualities[format] == nil
             else { return false }
             if options.stripColorProfile, let profile = MetadataProbe.iccProfile(in: data),
                 !ColorManagement.isSRGB(profile)
@@ -170,13 +197,17 @@
             decode.readMetadata = options.stripMetadata ? [.iccProfile] : .all
             decode.convertToSRGB = options.stripColorProfile
             let turned = options.rotate == 90 || options.rotate == 270
-            if let size = plan.decodeSize(turned: turned != swapsBox) { decode.thumbnailPixelSize = size }
+            // Trimming looks at every pixel of the source, so it is decoded whole.
+            if options.trim == nil, let size = plan.decodeSize(turned: turned != swapsBox) {
+                decode.thumbnailPixelSize = size
+            }
             return decode
         }
 
         private func encodeOptions(_ format: ImageFormat) -> ImageEncodeOptions {
             var encode = ImageEncodeOptions()
-            encode.compressionQuality = Double(options.quality ?? configuration.quality(for: format)) / 100
+            let quality = options.quality ?? options.formatQualities[format] ?? configuration.quality(for: format)
+            encode.compressionQuality = Double(quality) / 100
             encode.keptMetadata = options.stripMetadata ? [.iccProfile] : .all
             encode.maxFileSize = options.maxBytes
             encode.backgroundColor = options.background ?? .white

@@ -158,6 +158,7 @@
                 throw .forbidden("security processing options are not allowed")
             }
             if options.maxResultDimension == nil { options.maxResultDimension = configuration.maxResultDimension }
+            options.skipProcessingFormats.formUnion(configuration.skipProcessingFormats)
             if let ext = path.formatExtension, !ext.isEmpty {
                 options.format = try OptionArguments(name: "extension", values: [ext]).format(ext)
             }
@@ -165,6 +166,7 @@
                 throw .notFound("the URL expired")
             }
             let source = try SourcePolicy(configuration: configuration).url(for: path.source)
+            if options.raw { return try await rawSource(source, for: request, options: options) }
             let negotiates = options.format == nil && configuration.automaticFormat
             let chosen = negotiates ? OutputFormats.preferred(accept: request.accept) : options.format
             let key = ResultKey.make(options: options, format: chosen, source: source)
@@ -177,6 +179,19 @@
             }
             return result.response(
                 to: request, options: options, varies: negotiates, timeToLive: configuration.timeToLive)
+        }
+
+        /// `raw`: the source's bytes as they came, without the checks, the processing queue or the
+        /// result caches (the source cache still keeps them), typed by their first bytes.
+        private func rawSource(_ source: URL, for request: ServiceRequest, options: ProcessingOptions)
+            async throws(ServiceError) -> ServiceResponse
+        {
+            let data = try await tracing.span("source.fetch") { () async throws(ServiceError) in
+                try await sources.data(for: source) { metrics.sourceFetched(bytes: $0) }
+            }
+            let type = ImageFormat(detecting: data).mimeType ?? "application/octet-stream"
+            return ProcessedResult(data: data, contentType: type).response(
+                to: request, options: options, varies: false, timeToLive: configuration.timeToLive)
         }
 
         /// The result for `key` from memory, else from the disk or S3.

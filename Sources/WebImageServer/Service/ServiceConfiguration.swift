@@ -27,6 +27,10 @@
         /// Accept presets alone: the options part of a path is a `:`-separated list of preset names
         /// (imgproxy's `IMGPROXY_ONLY_PRESETS`).
         public var onlyPresets = false
+        /// Sources in these formats are answered with their own bytes when the URL names no other
+        /// output format, as if every URL said `skip_processing` (imgproxy's
+        /// `IMGPROXY_SKIP_PROCESSING_FORMATS`).
+        public var skipProcessingFormats: Set<ImageFormat> = []
         /// Quality for lossy output when the URL gives none (imgproxy's `IMGPROXY_QUALITY`).
         public var defaultQuality = 80
         /// Per-format defaults that win over ``defaultQuality`` (imgproxy: WebP 79, AVIF 63).
