@@ -44,7 +44,8 @@
             }
             if let trim {
                 add(
-                    "t", trim.threshold, trim.color.map { String($0.hex.prefix(6)) } ?? "", trim.equalHorizontal ? 1 : 0,
+                    "t", trim.threshold, trim.color.map { String($0.hex.prefix(6)) } ?? "",
+                    trim.equalHorizontal ? 1 : 0,
                     trim.equalVertical ? 1 : 0)
             }
             if pixelate > 1 { add("pix", pixelate) }
