@@ -45,6 +45,36 @@
         @Option(help: ArgumentHelp("Signing salts in hex, comma-separated; one per key.", valueName: "HEX,..."))
         var salt: String?
 
+        @Option(
+            help: ArgumentHelp(
+                "A signature accepted without checking it (repeatable; imgproxy's IMGPROXY_TRUSTED_SIGNATURES).",
+                valueName: "SIGNATURE"))
+        var trustedSignature: [String] = []
+
+        @Option(help: ArgumentHelp("Require 'Authorization: Bearer SECRET' on image requests.", valueName: "SECRET"))
+        var secret: String?
+
+        @Option(help: ArgumentHelp("Serve every path under this prefix, e.g. /images.", valueName: "PATH"))
+        var pathPrefix: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "Accept only these option names in URLs, as spelled there (repeatable; presets are not checked).",
+                valueName: "NAME"))
+        var allowedOption: [String] = []
+
+        @Option(help: ArgumentHelp("Put this in front of sources that do not start with it.", valueName: "URL"))
+        var baseURL: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "Rewrite the start of sources matching PATTERN (* matches anything but /, ${1}… in the replacement; repeatable).",
+                valueName: "PATTERN=REPLACEMENT"))
+        var urlReplacement: [String] = []
+
+        @Option(parsing: .unconditional, help: "Redirects a source fetch follows at most, 0...100 (default 10).")
+        var maxRedirects: String?
+
         @Flag(help: "Allow sources on loopback addresses (refused by default).")
         var allowLoopbackSources = false
 
@@ -180,7 +210,8 @@
                 "ttl": ttl, "quality": quality, "format-quality": formatQuality, "drain-delay": drainDelay,
                 "log-format": logFormat, "log-level": logLevel, "metrics-namespace": metricsNamespace,
                 "presets-file": presetsFile, "max-animation-frame-pixels": maxAnimationFramePixels,
-                "max-result-dimension": maxResultDimension,
+                "max-result-dimension": maxResultDimension, "secret": secret, "path-prefix": pathPrefix,
+                "base-url": baseURL, "max-redirects": maxRedirects,
             ]
             let switches = [
                 "allow-loopback-sources": allowLoopbackSources, "allow-private-sources": allowPrivateSources,
@@ -201,7 +232,8 @@
                         flags: flagValues,
                         repeatedFlags: [
                             "allowed-source": allowedSource, "preset": preset,
-                            "skip-processing-format": skipProcessingFormat,
+                            "skip-processing-format": skipProcessingFormat, "trusted-signature": trustedSignature,
+                            "allowed-option": allowedOption, "url-replacement": urlReplacement,
                         ],
                         environment: environment))
                 telemetrySettings = try TelemetrySettings(environment: environment, options: options)

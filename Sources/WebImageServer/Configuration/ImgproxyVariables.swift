@@ -6,8 +6,8 @@
     /// `webimage serve` says about each at startup: never silence.
     ///
     /// Most are ignored with a line in the log. A few would leave the service open wider than the
-    /// operator configured if they were ignored (an `Authorization` secret, an allow-list of
-    /// options): for those the server does not start.
+    /// operator configured if they were ignored (an allow-list of `/info` options): for those the
+    /// server does not start.
     package enum ImgproxyVariables {
         /// Why a variable is not honoured.
         package enum Reason: Sendable, Equatable {
@@ -68,12 +68,8 @@
         private static let isFalse: @Sendable (String) -> Bool = { SettingParsing.bool($0) == false }
 
         static let refused: [String: Refusal] = [
-            "IMGPROXY_SECRET": Refusal(
-                applies: { _ in true }, because: "webimage serve does not check an Authorization header yet"),
-            "IMGPROXY_ALLOWED_PROCESSING_OPTIONS": Refusal(
-                applies: { _ in true }, because: "webimage serve cannot limit the processing options yet"),
             "IMGPROXY_ALLOWED_INFO_OPTIONS": Refusal(
-                applies: { _ in true }, because: "webimage serve cannot limit the info options yet"),
+                applies: { _ in true }, because: "webimage serve cannot limit the info options yet")
         ]
 
         static let honouredWhen: [String: Condition] = [
@@ -99,10 +95,9 @@
         static let unsupported: [String: Reason] = {
             var reasons: [String: Reason] = [:]
             for name in [
-                "TRUSTED_SIGNATURES", "PATH_PREFIX", "USER_AGENT", "DOWNLOAD_TIMEOUT", "MAX_REDIRECTS",
+                "USER_AGENT", "DOWNLOAD_TIMEOUT",
                 "PRESETS_SEPARATOR", "INFO_ONLY_PRESETS", "INFO_PRESETS", "INFO_PRESETS_PATH", "PREFERRED_FORMATS",
-                "BASE_URL",
-                "URL_REPLACEMENTS", "BASE64_URL_INCLUDES_FILENAME", "ARGUMENTS_SEPARATOR", "STRIP_METADATA",
+                "BASE64_URL_INCLUDES_FILENAME", "ARGUMENTS_SEPARATOR", "STRIP_METADATA",
                 "KEEP_COPYRIGHT", "STRIP_COLOR_PROFILE", "AUTO_ROTATE", "ENFORCE_THUMBNAIL", "RETURN_ATTACHMENT",
                 "PRESERVE_HDR", "ENABLE_CLIENT_HINTS", "SET_CANONICAL_HEADER", "CACHE_CONTROL_PASSTHROUGH",
                 "ENABLE_DEBUG_HEADERS", "ETAG_BUSTER", "LAST_MODIFIED_BUSTER", "ALLOW_ORIGIN", "HEALTH_CHECK_PATH",

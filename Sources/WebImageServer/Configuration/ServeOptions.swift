@@ -41,6 +41,29 @@
             configuration.allowsLoopbackSources = try settings.bool("allow-loopback-sources") ?? false
             configuration.allowsPrivateSources = try settings.bool("allow-private-sources") ?? false
             configuration.allowedSourcePrefixes = try settings.list("allowed-source")
+            configuration.trustedSignatures = Set(try settings.list("trusted-signature"))
+            if let secret = try settings.value("secret") {
+                guard !secret.text.isEmpty else { throw ServeSettingError("\(secret.source) must not be empty") }
+                configuration.secret = secret.text
+            }
+            if let prefix = try settings.value("path-prefix"), !prefix.text.isEmpty {
+                guard prefix.text.hasPrefix("/"), !prefix.text.hasSuffix("/"), !prefix.text.contains("?") else {
+                    throw ServeSettingError(
+                        "\(prefix.source) must start with / and not end with one, got \(prefix.text)")
+                }
+                configuration.pathPrefix = prefix.text
+            }
+            configuration.allowedOptions = Set(try settings.list("allowed-option"))
+            configuration.sourceRewriting.baseURL = try settings.string("base-url") ?? ""
+            let replacements = try settings.list("url-replacement", separator: ";")
+            do {
+                configuration.sourceRewriting.replacements = try SourceURLRewriting.replacements(replacements)
+            } catch {
+                throw ServeSettingError("url-replacement: \(error.message)")
+            }
+            if let redirects = try settings.integer("max-redirects", in: 0...100, "a whole number within 0...100") {
+                configuration.maxRedirects = redirects
+            }
             let positive = (1...Int.max, "a whole number above 0")
             if let bytes = try settings.integer("max-source-bytes", in: positive.0, positive.1) {
                 configuration.maxSourceBytes = bytes

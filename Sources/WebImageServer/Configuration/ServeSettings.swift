@@ -39,11 +39,12 @@
             try value(key)?.text
         }
 
-        /// A comma-separated list (or the repeated flag's values), blanks dropped; empty when not given.
-        package func list(_ key: String) throws(ServeSettingError) -> [String] {
+        /// A list separated by `separator` (or the repeated flag's values), blanks dropped; empty when
+        /// not given.
+        package func list(_ key: String, separator: Character = ",") throws(ServeSettingError) -> [String] {
             if let given = repeatedFlags[key], !given.isEmpty { return given }
             guard let value = try value(key) else { return [] }
-            return value.text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            return value.text.split(separator: separator).map { $0.trimmingCharacters(in: .whitespaces) }.filter {
                 !$0.isEmpty
             }
         }

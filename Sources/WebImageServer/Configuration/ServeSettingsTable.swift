@@ -55,6 +55,18 @@
             ServeSetting("cache-dir", imgproxy: .cacheStorage("fs", "IMGPROXY_CACHE_FS_ROOT")),
             ServeSetting("key", imgproxy: .same("IMGPROXY_KEY")),
             ServeSetting("salt", imgproxy: .same("IMGPROXY_SALT")),
+            ServeSetting(
+                "trusted-signature", variable: "WEBIMAGE_TRUSTED_SIGNATURES",
+                imgproxy: .same("IMGPROXY_TRUSTED_SIGNATURES")),
+            ServeSetting("secret", imgproxy: .same("IMGPROXY_SECRET")),
+            ServeSetting("path-prefix", imgproxy: .same("IMGPROXY_PATH_PREFIX")),
+            ServeSetting(
+                "allowed-option", variable: "WEBIMAGE_ALLOWED_OPTIONS",
+                imgproxy: .same("IMGPROXY_ALLOWED_PROCESSING_OPTIONS")),
+            ServeSetting("base-url", imgproxy: .same("IMGPROXY_BASE_URL")),
+            ServeSetting(
+                "url-replacement", variable: "WEBIMAGE_URL_REPLACEMENTS", imgproxy: .same("IMGPROXY_URL_REPLACEMENTS")),
+            ServeSetting("max-redirects", imgproxy: .same("IMGPROXY_MAX_REDIRECTS")),
             ServeSetting("allow-loopback-sources", imgproxy: .same("IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES")),
             ServeSetting("allow-private-sources", imgproxy: .same("IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES")),
             ServeSetting(

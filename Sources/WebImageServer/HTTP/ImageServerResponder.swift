@@ -29,7 +29,11 @@
                     headers: [.allow: "GET, HEAD", .contentType: "text/plain; charset=utf-8"],
                     body: ResponseBody(byteBuffer: ByteBuffer(string: "only GET and HEAD are served\n")))
             }
-            let path = request.uri.path
+            guard let path = Self.route(request.uri.path, under: service.configuration.pathPrefix) else {
+                return Response(
+                    status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: "not found\n")))
+            }
             if path == "/health" {
                 let draining = service.isDraining
                 return Response(
@@ -56,6 +60,7 @@
                 path: path, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
                 ifModifiedSince: request.headers[.ifModifiedSince])
             serviceRequest.method = request.method.rawValue
+            serviceRequest.authorization = request.headers[.authorization]
             if service.configuration.tracer != nil {
                 serviceRequest.traceparent = request.headers[Self.traceparent]
                 serviceRequest.tracestate = request.headers[Self.tracestate]
@@ -70,6 +75,16 @@
             return Response(
                 status: HTTPResponse.Status(code: answer.status), headers: headers,
                 body: ResponseBody(byteBuffer: body))
+        }
+
+        /// The path below `prefix` (`/p/x` under `/p` is `/x`, `/p` alone is `/`), or nil when it
+        /// is not under it. An empty prefix takes every path as it is.
+        static func route(_ path: String, under prefix: String) -> String? {
+            guard !prefix.isEmpty else { return path }
+            guard path.hasPrefix(prefix) else { return nil }
+            let rest = path.dropFirst(prefix.count)
+            if rest.isEmpty { return "/" }
+            return rest.hasPrefix("/") ? String(rest) : nil
         }
     }
 #endif

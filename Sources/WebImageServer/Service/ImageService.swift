@@ -59,6 +59,7 @@
             }
             var downloaderConfig = ImageDownloaderConfig()
             downloaderConfig.maxResponseSize = configuration.maxSourceBytes
+            downloaderConfig.maxRedirects = configuration.maxRedirects
             // Fetching waits on the network, not the cores: more sources at once than results.
             downloaderConfig.maxConcurrentDownloads = max(16, configuration.workers * 4)
             let resolver = SourceHostResolver(
@@ -151,8 +152,24 @@
         }
 
         private func handle(_ request: ServiceRequest) async throws(ServiceError) -> ServiceResponse {
+            if let secret = configuration.secret,
+                !URLSigner.constantTimeEqual(
+                    Array((request.authorization ?? "").utf8), Array("Bearer \(secret)".utf8))
+            {
+                throw .forbidden("the Authorization header is missing or wrong")
+            }
             let path = try ProcessingPath(request.path, onlyPresets: configuration.onlyPresets)
-            try configuration.signer.verify(path.signature, for: path.signedPath)
+            if !configuration.trustedSignatures.contains(path.signature) {
+                try configuration.signer.verify(path.signature, for: path.signedPath)
+            }
+            if !configuration.allowedOptions.isEmpty, !configuration.onlyPresets {
+                for segment in path.optionSegments {
+                    let name = String(segment.prefix { $0 != ":" })
+                    guard configuration.allowedOptions.contains(name) else {
+                        throw .forbidden("processing option '\(name)' is not allowed here")
+                    }
+                }
+            }
             var options = try ProcessingOptions(segments: path.optionSegments, presets: configuration.presets)
             if options.usesSecurityOptions, !configuration.allowsSecurityOptions {
                 throw .forbidden("security processing options are not allowed")

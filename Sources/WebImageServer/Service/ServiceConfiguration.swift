@@ -22,6 +22,23 @@
         /// otherwise). A `*` in a prefix matches any run of characters but `/`, as in imgproxy's
         /// `IMGPROXY_ALLOWED_SOURCES` (`https://*.example.com/`).
         public var allowedSourcePrefixes: [String] = []
+        /// Signatures accepted as they are, without checking (imgproxy's `IMGPROXY_TRUSTED_SIGNATURES`).
+        public var trustedSignatures: Set<String> = []
+        /// When set, image requests must carry `Authorization: Bearer <secret>` (403 otherwise),
+        /// as imgproxy's `IMGPROXY_SECRET`; `/health` and `/metrics` do not need it.
+        public var secret: String?
+        /// Serve under this path: `/prefix/{signature}/…`, `/prefix/health`, `/prefix/metrics`
+        /// (imgproxy's `IMGPROXY_PATH_PREFIX`); other paths are a 404. Empty: no prefix.
+        public var pathPrefix = ""
+        /// When not empty, only these option names (as the URL spells them) are accepted in a
+        /// URL, others are a 403; presets' own options are not checked (imgproxy's
+        /// `IMGPROXY_ALLOWED_PROCESSING_OPTIONS`).
+        public var allowedOptions: Set<String> = []
+        /// How a decoded source is rewritten before it is checked and fetched: replacements and a
+        /// base URL.
+        public var sourceRewriting = SourceURLRewriting()
+        /// Redirects a source fetch follows at most (imgproxy's `IMGPROXY_MAX_REDIRECTS`).
+        public var maxRedirects = 10
         /// Named option lists URLs may refer to with `preset`/`pr`; `default` applies to every request.
         public var presets = ProcessingPresets()
         /// Accept presets alone: the options part of a path is a `:`-separated list of preset names

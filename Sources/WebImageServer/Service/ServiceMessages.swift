@@ -9,6 +9,8 @@
         public var accept: String?
         public var ifNoneMatch: String?
         public var ifModifiedSince: String?
+        /// The `Authorization` header, checked when the service has a secret.
+        public var authorization: String?
         /// `GET` or `HEAD`, for the server span's name.
         public var method = "GET"
         /// The W3C trace context the request carries, continued when tracing.

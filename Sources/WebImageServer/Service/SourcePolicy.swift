@@ -3,7 +3,8 @@
     import WebImage
 
     /// Which source URLs the service fetches: http and https with a host, and, when prefixes are
-    /// configured, only those starting with one of them (``AllowedSourcePattern``).
+    /// configured, only those starting with one of them (``AllowedSourcePattern``), checked after
+    /// the configured rewriting (``SourceURLRewriting``).
     struct SourcePolicy {
         let configuration: ServiceConfiguration
 
@@ -11,7 +12,8 @@
         /// non-ASCII, a literal `%`) is percent-encoded again before the URL is parsed.
         private static let keptCharacters = CharacterSet.urlQueryAllowed.union(CharacterSet(charactersIn: "#"))
 
-        func url(for source: String) throws(ServiceError) -> URL {
+        func url(for decoded: String) throws(ServiceError) -> URL {
+            let source = configuration.sourceRewriting.rewrite(decoded)
             let parsed =
                 URL(string: source)
                 ?? source.addingPercentEncoding(withAllowedCharacters: Self.keptCharacters).flatMap(URL.init(string:))

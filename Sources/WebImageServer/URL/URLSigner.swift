@@ -86,7 +86,7 @@
             throw .forbidden("invalid signature")
         }
 
-        private static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
             guard a.count == b.count else { return false }
             var difference: UInt8 = 0
             for index in a.indices { difference |= a[index] ^ b[index] }

@@ -144,7 +144,8 @@ struct ServeImgproxyEnvironmentCommandTests {
             (["--port", "70000"], [:], "--port"), (["--timeout", "nan"], [:], "--timeout"),
             (["--workers", "-1"], [:], "--workers"), ([], ["WEBIMAGE_QUEUE": "many"], "WEBIMAGE_QUEUE"),
             ([], ["IMGPROXY_MAX_SRC_RESOLUTION": "-2"], "IMGPROXY_MAX_SRC_RESOLUTION"),
-            ([], ["IMGPROXY_BIND": "nowhere"], "IMGPROXY_BIND"), ([], ["IMGPROXY_SECRET": "s"], "IMGPROXY_SECRET"),
+            ([], ["IMGPROXY_BIND": "nowhere"], "IMGPROXY_BIND"),
+            ([], ["IMGPROXY_PATH_PREFIX": "img"], "IMGPROXY_PATH_PREFIX"),
             (
                 [], ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:9", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"],
                 "OTEL_EXPORTER_OTLP_PROTOCOL"

@@ -166,7 +166,9 @@ struct ServeSettingsTests {
                 ], "--s3-timeout"
             ),
             ([:], ["IMGPROXY_CACHE_USE": "s3", "IMGPROXY_CACHE_BUCKET": "b"], "IMGPROXY_CACHE_BUCKET"),
-            ([:], ["IMGPROXY_SECRET": "token"], "IMGPROXY_SECRET"),
+            ([:], ["IMGPROXY_ALLOWED_INFO_OPTIONS": "size"], "IMGPROXY_ALLOWED_INFO_OPTIONS"),
+            ([:], ["IMGPROXY_PATH_PREFIX": "img"], "IMGPROXY_PATH_PREFIX"),
+            ([:], ["IMGPROXY_MAX_REDIRECTS": "-1"], "IMGPROXY_MAX_REDIRECTS"),
             ([:], ["IMGPROXY_ONLY_PRESETS": "true"], "--only-presets"),
             ([:], ["IMGPROXY_PRESETS": "thumb=rs:fit:1:1,bad=w:-1"], "presets: preset 'bad'"),
             (["presets-file": "/nonexistent/presets"], [:], "--presets-file"),
