@@ -20,12 +20,7 @@ func withDiskCache<T>(config: ImageCacheConfig = ImageCacheConfig(), _ body: (Di
 
 /// Deterministic bytes for tests.
 func diskCacheTestBytes(_ count: Int, seed: UInt64) -> Data {
-    var rng = SplitMix64(seed: seed)
-    var out = Data(capacity: count)
-    while out.count < count {
-        withUnsafeBytes(of: rng.next()) { out.append(contentsOf: $0.prefix(count - out.count)) }
-    }
-    return out
+    Data(SplitMix64.bytes(count, seed: seed))
 }
 
 /// Sets a file's access and modification times (seconds since 1970; nil leaves one as it is).
@@ -70,7 +65,7 @@ enum CacheTorture {
     }
 
     static func value(key: String, generation: UInt64, maxLength: Int) -> Data {
-        var rng = SplitMix64(state: fnv1a(key) ^ generation &* 0x2545_F491_4F6C_DD1D)
+        var rng = SplitMix64(seed: fnv1a(key) ^ generation &* 0x2545_F491_4F6C_DD1D)
         var out = Data("\(key)|\(generation)|".utf8)
         let tail = Int(rng.next() % UInt64(maxLength))
         let words = (0..<(tail + 7) / 8).map { _ in rng.next() }
