@@ -1,17 +1,9 @@
-/// A small deterministic random generator (SplitMix64), so damaged inputs are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
+import WebImageTestOrigin
 
-    init(seed: UInt64) { self.state = seed }
+/// The origin's generator, here with the helpers the tests damage and fill inputs with.
+typealias SplitMix64 = WebImageTestOrigin.SplitMix64
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
     /// The next `count` bytes, one value each (its low byte: what `UInt8.random(in: 0...255,
     /// using:)` gives too).
     mutating func bytes(_ count: Int) -> [UInt8] {
