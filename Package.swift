@@ -182,7 +182,7 @@ let package = Package(
         // Writes and verifies disk-cache entries in a child process, so tests can SIGKILL it or run two at once.
         .executableTarget(
             name: "webimage-cache-torture",
-            dependencies: ["WebImage"],
+            dependencies: ["WebImage", "WebImageTestOrigin"],
             path: "Tests/CacheTorture",
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // A loopback HTTP server with fault injection, for tests, the demo and benchmarks.

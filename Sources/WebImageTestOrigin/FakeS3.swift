@@ -1,7 +1,6 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
-import NIOPosix
 import WebImage
 
 /// A loopback stand-in for S3, for tests of the service's S3 tier: path-style objects kept in
@@ -29,35 +28,22 @@ public final class FakeS3: Sendable {
     }
 
     /// The bound port on 127.0.0.1.
-    public let port: Int
+    public var port: Int { listener.port }
     /// `http://127.0.0.1:<port>`, the endpoint to configure.
-    public let endpoint: URL
+    public var endpoint: URL { listener.endpoint }
     let state: Locked<State>
-    private let group: MultiThreadedEventLoopGroup
-    private let channel: any Channel
 
-    private init(state: Locked<State>, group: MultiThreadedEventLoopGroup, channel: any Channel) throws {
-        guard let port = channel.localAddress?.port, let endpoint = URL(string: "http://127.0.0.1:\(port)") else {
-            throw OriginStartError(description: "the listening socket has no port")
-        }
+    private let listener: LoopbackListener
+
+    private init(state: Locked<State>, listener: LoopbackListener) {
         self.state = state
-        self.group = group
-        self.channel = channel
-        self.port = port
-        self.endpoint = endpoint
+        self.listener = listener
     }
 
     /// Listens on 127.0.0.1 on an ephemeral port.
     public static func start() async throws -> FakeS3 {
         let state = Locked(State())
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        do {
-            let channel = try await bindLoopbackHTTP(group: group) { FakeS3Handler(state: state) }
-            return try FakeS3(state: state, group: group, channel: channel)
-        } catch {
-            try? await group.shutdownGracefully()
-            throw error
-        }
+        return FakeS3(state: state, listener: try await LoopbackListener.start { FakeS3Handler(state: state) })
     }
 
     /// The object at `path` (`/bucket/key`, not encoded), if any.
@@ -87,7 +73,6 @@ public final class FakeS3: Sendable {
 
     /// Stops listening and closes every connection.
     public func shutdown() async throws {
-        try? await channel.close()
-        try await group.shutdownGracefully()
+        try await listener.shutdown()
     }
 }

@@ -4,28 +4,18 @@ import NIOHTTP1
 import WebImage
 
 /// Answers one connection's requests for ``FakeS3``.
-final class FakeS3Handler: ChannelInboundHandler {
+final class FakeS3Handler: WholeRequestResponder {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
     private let state: Locked<FakeS3.State>
-    private var request = WholeRequestAssembler()
+    var request = WholeRequestAssembler()
 
     init(state: Locked<FakeS3.State>) {
         self.state = state
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if let (head, body) = request.received(unwrapInboundIn(data)) {
-            respond(to: head, body: body, context: context)
-        }
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        context.close(promise: nil)
-    }
-
-    private func respond(to head: HTTPRequestHead, body: Data, context: ChannelHandlerContext) {
+    func respond(to head: HTTPRequestHead, body: Data, context: ChannelHandlerContext) {
         let path = percentDecoded(head.uri.split(separator: "?", maxSplits: 1).first ?? "")
         let record = TestOrigin.RecordedRequest(
             method: head.method.rawValue, uri: head.uri, headers: head.headers.map { ($0.name, $0.value) })

@@ -25,7 +25,7 @@ enum GeneratedContent {
             for y in 0..<height {
                 for x in 0..<width {
                     let offset = (y * width + x) * 4
-                    let noise = mix(seed ^ (UInt64(y / 4) << 32) ^ UInt64(x / 4))
+                    let noise = SplitMix64.mix(seed ^ (UInt64(y / 4) << 32) ^ UInt64(x / 4))
                     pixels[offset] = UInt8(truncatingIfNeeded: x * xScale) &+ shift
                     pixels[offset + 1] = UInt8(truncatingIfNeeded: y * yScale)
                     pixels[offset + 2] = UInt8(truncatingIfNeeded: noise)
@@ -43,11 +43,10 @@ enum GeneratedContent {
     static func bytes(count: Int, seed: UInt64) -> ByteBuffer {
         var buffer = ByteBufferAllocator().buffer(capacity: count)
         buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { raw in
-            var state = seed
+            var generator = SplitMix64(seed: seed)
             var index = 0
             while index < count {
-                state &+= 0x9E37_79B9_7F4A_7C15
-                var word = mix(state)
+                var word = generator.next()
                 for _ in 0..<min(8, count - index) {
                     raw[index] = UInt8(truncatingIfNeeded: word)
                     word >>= 8
@@ -68,13 +67,5 @@ enum GeneratedContent {
             return count
         }
         return buffer
-    }
-
-    /// SplitMix64's output function.
-    private static func mix(_ value: UInt64) -> UInt64 {
-        var z = value
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
-import NIOPosix
 import WebImage
 
 /// A loopback OTLP/HTTP receiver, for tests of the service's OpenTelemetry export: it accepts
@@ -19,35 +18,23 @@ public final class OTLPReceiver: Sendable {
     }
 
     /// The bound port on 127.0.0.1.
-    public let port: Int
+    public var port: Int { listener.port }
     /// `http://127.0.0.1:<port>`, for `OTEL_EXPORTER_OTLP_ENDPOINT`.
-    public let endpoint: URL
+    public var endpoint: URL { listener.endpoint }
     let exports: Locked<[Export]>
-    private let group: MultiThreadedEventLoopGroup
-    private let channel: any Channel
 
-    private init(exports: Locked<[Export]>, group: MultiThreadedEventLoopGroup, channel: any Channel) throws {
-        guard let port = channel.localAddress?.port, let endpoint = URL(string: "http://127.0.0.1:\(port)") else {
-            throw OriginStartError(description: "the listening socket has no port")
-        }
+    private let listener: LoopbackListener
+
+    private init(exports: Locked<[Export]>, listener: LoopbackListener) {
         self.exports = exports
-        self.group = group
-        self.channel = channel
-        self.port = port
-        self.endpoint = endpoint
+        self.listener = listener
     }
 
     /// Listens on 127.0.0.1 on an ephemeral port.
     public static func start() async throws -> OTLPReceiver {
         let exports = Locked<[Export]>([])
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        do {
-            let channel = try await bindLoopbackHTTP(group: group) { OTLPReceiverHandler(exports: exports) }
-            return try OTLPReceiver(exports: exports, group: group, channel: channel)
-        } catch {
-            try? await group.shutdownGracefully()
-            throw error
-        }
+        return OTLPReceiver(
+            exports: exports, listener: try await LoopbackListener.start { OTLPReceiverHandler(exports: exports) })
     }
 
     /// The export requests received at `path`, oldest first.
@@ -57,34 +44,23 @@ public final class OTLPReceiver: Sendable {
 
     /// Stops listening and closes every connection.
     public func shutdown() async throws {
-        try? await channel.close()
-        try await group.shutdownGracefully()
+        try await listener.shutdown()
     }
 }
 
 /// Answers one connection's export requests for ``OTLPReceiver``.
-final class OTLPReceiverHandler: ChannelInboundHandler {
+final class OTLPReceiverHandler: WholeRequestResponder {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
     private let exports: Locked<[OTLPReceiver.Export]>
-    private var request = WholeRequestAssembler()
+    var request = WholeRequestAssembler()
 
     init(exports: Locked<[OTLPReceiver.Export]>) {
         self.exports = exports
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if let (head, body) = request.received(unwrapInboundIn(data)) {
-            respond(to: head, body: body, context: context)
-        }
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        context.close(promise: nil)
-    }
-
-    private func respond(to head: HTTPRequestHead, body: Data, context: ChannelHandlerContext) {
+    func respond(to head: HTTPRequestHead, body: Data, context: ChannelHandlerContext) {
         let path = String(head.uri.split(separator: "?", maxSplits: 1).first ?? "")
         let contentType = head.headers.first(name: "Content-Type") ?? ""
         let isJSON = contentType.hasPrefix("application/json")

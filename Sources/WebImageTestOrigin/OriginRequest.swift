@@ -66,8 +66,8 @@ func percentDecoded<S: StringProtocol>(_ text: S) -> String {
     var iterator = Array(text.utf8)[...]
     while let byte = iterator.popFirst() {
         if byte == UInt8(ascii: "%"), iterator.count >= 2,
-            let high = hexValue(iterator[iterator.startIndex]),
-            let low = hexValue(iterator[iterator.startIndex + 1])
+            let high = iterator[iterator.startIndex].hexDigitValue,
+            let low = iterator[iterator.startIndex + 1].hexDigitValue
         {
             bytes.append(high << 4 | low)
             iterator = iterator.dropFirst(2)
@@ -76,13 +76,4 @@ func percentDecoded<S: StringProtocol>(_ text: S) -> String {
         }
     }
     return String(decoding: bytes, as: UTF8.self)
-}
-
-private func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
 }

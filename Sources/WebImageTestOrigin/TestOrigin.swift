@@ -143,6 +143,40 @@ func bindLoopbackHTTP<Handler: ChannelInboundHandler>(
         .bind(host: "127.0.0.1", port: 0).get()
 }
 
+/// A fake's listening socket on 127.0.0.1: its event loops, its server channel and where it
+/// listens, started and stopped the one way every fake needs.
+struct LoopbackListener: Sendable {
+    /// The bound port on 127.0.0.1.
+    let port: Int
+    /// `http://127.0.0.1:<port>`.
+    let endpoint: URL
+    private let group: MultiThreadedEventLoopGroup
+    private let channel: any Channel
+
+    /// Listens on an ephemeral port, each connection answered by a new handler from
+    /// `makeHandler`; the event loops stop again when that fails.
+    static func start<Handler: ChannelInboundHandler>(
+        makeHandler: @escaping @Sendable () -> Handler
+    ) async throws -> LoopbackListener where Handler.InboundIn == HTTPServerRequestPart {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        do {
+            let channel = try await bindLoopbackHTTP(group: group, makeHandler: makeHandler)
+            guard let port = channel.localAddress?.port, let endpoint = URL(string: "http://127.0.0.1:\(port)")
+            else { throw OriginStartError(description: "the listening socket has no port") }
+            return LoopbackListener(port: port, endpoint: endpoint, group: group, channel: channel)
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+    }
+
+    /// Stops listening and closes every connection.
+    func shutdown() async throws {
+        try? await channel.close()
+        try await group.shutdownGracefully()
+    }
+}
+
 /// The origin could not start listening.
 struct OriginStartError: Error, CustomStringConvertible {
     var description: String

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import NIOHTTP1
 import WebImage
 
@@ -22,5 +23,24 @@ struct WholeRequestAssembler {
             return (head, body)
         }
         return nil
+    }
+}
+
+/// A connection's handler for a fake that answers whole requests: the assembling and the
+/// closing on an error are written once here, the answer in ``respond(to:body:context:)``.
+protocol WholeRequestResponder: ChannelInboundHandler where InboundIn == HTTPServerRequestPart {
+    var request: WholeRequestAssembler { get set }
+    func respond(to head: HTTPRequestHead, body: Data, context: ChannelHandlerContext)
+}
+
+extension WholeRequestResponder {
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if let (head, body) = request.received(unwrapInboundIn(data)) {
+            respond(to: head, body: body, context: context)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
     }
 }

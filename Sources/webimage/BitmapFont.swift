@@ -44,16 +44,18 @@ enum BitmapFont {
             let rows = glyphs[character] ?? glyphs["?"] ?? []
             for (row, bits) in rows.enumerated() {
                 for column in 0..<glyphWidth where bits & (0x10 >> UInt8(column)) != 0 {
-                    let px = x + index * advance + column
-                    let py = y + row
-                    guard px >= 0, py >= 0, px < bitmap.width, py < bitmap.height else { continue }
-                    let offset = (py * bitmap.width + px) * 4
-                    bitmap.pixels[offset] = color.r
-                    bitmap.pixels[offset + 1] = color.g
-                    bitmap.pixels[offset + 2] = color.b
-                    bitmap.pixels[offset + 3] = color.a
+                    bitmap.setClipped(x + index * advance + column, y + row, color)
                 }
             }
         }
+    }
+}
+
+extension ImageBitmap {
+    /// Sets the pixel at (`x`, `y`) to `color`, or nothing where that is outside the bitmap: for
+    /// drawing shapes and text that may run over its edges.
+    mutating func setClipped(_ x: Int, _ y: Int, _ color: RGBA8) {
+        guard x >= 0, y >= 0, x < width, y < height else { return }
+        self[x, y] = color
     }
 }

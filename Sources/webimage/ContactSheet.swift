@@ -60,7 +60,7 @@ struct ContactSheet {
 
     private static func fill(_ bitmap: inout ImageBitmap, x: Int, y: Int, width: Int, height: Int, color: RGBA8) {
         for py in max(y, 0)..<min(y + height, bitmap.height) {
-            for px in max(x, 0)..<min(x + width, bitmap.width) { set(&bitmap, px, py, color) }
+            for px in max(x, 0)..<min(x + width, bitmap.width) { bitmap[px, py] = color }
         }
     }
 
@@ -87,18 +87,9 @@ struct ContactSheet {
     private static func drawCross(_ bitmap: inout ImageBitmap, x: Int, y: Int, side: Int) {
         for step in 0..<side {
             for thickness in -3...3 {
-                set(&bitmap, x + step + thickness, y + step, crossColor)
-                set(&bitmap, x + side - 1 - step + thickness, y + step, crossColor)
+                bitmap.setClipped(x + step + thickness, y + step, crossColor)
+                bitmap.setClipped(x + side - 1 - step + thickness, y + step, crossColor)
             }
         }
-    }
-
-    private static func set(_ bitmap: inout ImageBitmap, _ x: Int, _ y: Int, _ color: RGBA8) {
-        guard x >= 0, y >= 0, x < bitmap.width, y < bitmap.height else { return }
-        let offset = (y * bitmap.width + x) * 4
-        bitmap.pixels[offset] = color.r
-        bitmap.pixels[offset + 1] = color.g
-        bitmap.pixels[offset + 2] = color.b
-        bitmap.pixels[offset + 3] = color.a
     }
 }

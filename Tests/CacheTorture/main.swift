@@ -13,44 +13,11 @@
 //                                       peak resident memory ("peak=BYTES", from VmHWM)
 import Foundation
 import WebImage
+import WebImageTestOrigin
 
 #if canImport(Glibc)
     import Glibc
 #endif
-
-struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-func fnv1a(_ text: String) -> UInt64 {
-    text.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
-}
-
-/// `key|generation|` followed by pseudo-random bytes; the length also depends on both.
-func value(key: String, generation: UInt64, maxLength: Int) -> Data {
-    var rng = SplitMix64(state: fnv1a(key) ^ generation &* 0x2545_F491_4F6C_DD1D)
-    var out = Data("\(key)|\(generation)|".utf8)
-    let tail = Int(rng.next() % UInt64(maxLength))
-    let words = (0..<(tail + 7) / 8).map { _ in rng.next() }
-    words.withUnsafeBytes { out.append(contentsOf: $0.prefix(tail)) }
-    return out
-}
-
-/// Whether `data` is exactly what `key` holds for the generation recorded in it.
-func isIntact(_ data: Data, key: String, maxLength: Int) -> Bool {
-    let parts = data.prefix(200).split(separator: UInt8(ascii: "|"), maxSplits: 2, omittingEmptySubsequences: false)
-    guard parts.count == 3, String(decoding: parts[0], as: UTF8.self) == key,
-        let generation = UInt64(String(decoding: parts[1], as: UTF8.self))
-    else { return false }
-    return data == value(key: key, generation: generation, maxLength: maxLength)
-}
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("webimage-cache-torture: \(message)\n".utf8))
@@ -70,13 +37,14 @@ case "write":
     let writeLength = arguments.count == 6 ? Int(arguments[5]) ?? maxLength : maxLength
     let cache: DiskCache
     do { cache = try DiskCache(directory: directory) } catch { fail("\(error)") }
-    var rng = SplitMix64(state: seed)
+    var rng = SplitMix64(seed: seed)
     var stores = 0
     while true {
         let key = "k\(rng.next() % keys)"
         do {
             try cache.setData(
-                value(key: key, generation: rng.next() % 1000, maxLength: writeLength), forKey: key, metadata: nil)
+                CacheTortureValue.value(key: key, generation: rng.next() % 1000, maxLength: writeLength), forKey: key,
+                metadata: nil)
         } catch { fail("store \(key): \(error)") }
         stores += 1
         // Unbuffered, so the parent sees each line at once.
@@ -92,7 +60,7 @@ case "hammer":
     config.maxDiskSize = limit
     let cache: DiskCache
     do { cache = try DiskCache(directory: directory, config: config) } catch { fail("\(error)") }
-    var rng = SplitMix64(state: seed)
+    var rng = SplitMix64(seed: seed)
     let deadline = Date().addingTimeInterval(millis / 1000)
     var stores = 0
     var reads = 0
@@ -103,7 +71,7 @@ case "hammer":
         let key = "k\(rng.next() % keys)"
         switch rng.next() % 10 {
         case 0..<4:
-            let data = value(key: key, generation: rng.next() % 1000, maxLength: 64 << 10)
+            let data = CacheTortureValue.value(key: key, generation: rng.next() % 1000, maxLength: 64 << 10)
             do { try cache.setData(data, forKey: key, metadata: DiskCacheMetadata(etag: key)) } catch {
                 fail("store \(key): \(error)")
             }
@@ -113,7 +81,8 @@ case "hammer":
         default:
             reads += 1
             guard let entry = cache.entry(forKey: key) else { continue }
-            guard isIntact(entry.data, key: key, maxLength: 64 << 10), entry.metadata.etag == key else {
+            guard CacheTortureValue.isIntact(entry.data, key: key, maxLength: 64 << 10), entry.metadata.etag == key
+            else {
                 fail("corrupt value for \(key) (\(entry.data.count) bytes)")
             }
             hits += 1
@@ -131,7 +100,9 @@ case "verify":
     for index in 0..<keys {
         let key = "k\(index)"
         guard let data = cache.data(forKey: key) else { continue }
-        guard isIntact(data, key: key, maxLength: verifyLength) else { fail("corrupt value for \(key)") }
+        guard CacheTortureValue.isIntact(data, key: key, maxLength: verifyLength) else {
+            fail("corrupt value for \(key)")
+        }
         valid += 1
     }
     print("valid=\(valid)")
@@ -141,8 +112,8 @@ case "fulldisk":
     // ENOSPC; SIGXFSZ would kill us first unless ignored.
     let cache: DiskCache
     do { cache = try DiskCache(directory: directory) } catch { fail("\(error)") }
-    let small = value(key: "k0", generation: 1, maxLength: 4 << 10)
-    let other = value(key: "k1", generation: 2, maxLength: 4 << 10)
+    let small = CacheTortureValue.value(key: "k0", generation: 1, maxLength: 4 << 10)
+    let other = CacheTortureValue.value(key: "k1", generation: 2, maxLength: 4 << 10)
     do {
         try cache.setData(small, forKey: "k0", metadata: nil)
         try cache.setData(other, forKey: "k1", metadata: nil)
@@ -150,7 +121,7 @@ case "fulldisk":
     signal(SIGXFSZ, SIG_IGN)
     var limit = rlimit(rlim_cur: 64 << 10, rlim_max: 64 << 10)
     guard setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0 else { fail("setrlimit") }
-    var big = value(key: "k0", generation: 3, maxLength: 8)
+    var big = CacheTortureValue.value(key: "k0", generation: 3, maxLength: 8)
     big.append(Data(count: 256 << 10))
     do throws(WebImageError) {
         try cache.setData(big, forKey: "k0", metadata: nil)

@@ -75,21 +75,14 @@ package struct DataURL: Sendable, Equatable {
                 output.append(byte)
                 continue
             }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+            guard let high = iterator.next().flatMap(\.hexDigitValue),
+                let low = iterator.next().flatMap(\.hexDigitValue)
+            else {
                 return nil
             }
             output.append(high << 4 | low)
         }
         return output
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// Errors quote at most the first 64 characters: data URLs can be megabytes long.

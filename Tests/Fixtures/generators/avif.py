@@ -25,38 +25,24 @@ import tempfile
 import numpy as np
 from PIL import Image
 
+from _pictures import gradient, photo, quadrants, rotated, transparency
 from _pillow_reference import write_rgba
 
 ANIMATED_COLOURS = [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0)]
 ANIMATED_DURATIONS = [100, 200, 50, 300]
 
 
-def _gradient(w, h):
-    y, x = np.mgrid[0:h, 0:w]
-    return np.stack([x * 255 // (w - 1), y * 255 // (h - 1), (x + y) * 255 // (w + h - 2)], axis=-1).astype(np.uint8)
-
-
 def generate(out_dir: pathlib.Path):
-    a = np.zeros((48, 64, 3), np.uint8)
-    a[0:24, 0:32] = (255, 0, 0)
-    a[0:24, 32:64] = (0, 255, 0)
-    a[24:48, 0:32] = (0, 0, 255)
-    a[24:48, 32:64] = (255, 255, 255)
+    a = quadrants()
     Image.fromarray(a, "RGB").save(out_dir / "still.avif", quality=90, subsampling="4:4:4", speed=6)
     write_rgba(out_dir / "still.avif")
 
-    rgba = np.zeros((32, 32, 4), np.uint8)
-    rgba[0:16, 0:16] = (255, 0, 0, 255)
-    rgba[0:16, 16:32] = (0, 0, 255, 255)
-    rgba[16:32, 0:16] = (0, 200, 0, 128)
-    rgba[16:32, 16:32] = (10, 200, 30, 0)
+    rgba = transparency()
     Image.fromarray(rgba, "RGBA").save(out_dir / "alpha.avif", quality=100, subsampling="4:4:4", speed=6)
     write_rgba(out_dir / "alpha.avif")
 
-    rng = np.random.default_rng(4321)
-    noise = rng.integers(-40, 40, size=(128, 192, 3))
-    photo = np.clip(_gradient(192, 128).astype(int) + noise, 0, 255).astype(np.uint8)
-    Image.fromarray(photo, "RGB").save(out_dir / "photo.avif", quality=70, subsampling="4:2:0", speed=6)
+    Image.fromarray(photo(192, 128, seed=4321, spread=40), "RGB").save(
+        out_dir / "photo.avif", quality=70, subsampling="4:2:0", speed=6)
     write_rgba(out_dir / "photo.avif")
 
     avifenc = shutil.which("avifenc")
@@ -64,7 +50,7 @@ def generate(out_dir: pathlib.Path):
         raise SystemExit("avifenc is missing: apt-get install libavif-bin")
     with tempfile.TemporaryDirectory() as scratch:
         source = pathlib.Path(scratch) / "gradient.png"
-        Image.fromarray(_gradient(64, 48), "RGB").save(source)
+        Image.fromarray(gradient(64, 48), "RGB").save(source)
         for depth in (10, 12):
             target = out_dir / f"depth{depth}.avif"
             subprocess.run(
@@ -83,10 +69,7 @@ def generate(out_dir: pathlib.Path):
 
     generate_grid(out_dir, avifenc)
 
-    stored = np.zeros((32, 48, 3), np.uint8)
-    stored[:, :] = (40, 40, 40)
-    stored[0:8, 0:12] = (255, 0, 0)  # a red block in the stored top-left corner
-    stored[24:32, 36:48] = (0, 0, 255)  # and a blue one bottom-right
+    stored = rotated()
     exif = Image.Exif()
     exif[0x0112] = 5
     Image.fromarray(stored, "RGB").save(out_dir / "rotated.avif", quality=95, subsampling="4:4:4", speed=6,
@@ -96,7 +79,7 @@ def generate(out_dir: pathlib.Path):
 
 def generate_grid(out_dir: pathlib.Path, avifenc: str):
     rng = np.random.default_rng(7)
-    picture = _gradient(192, 192).astype(int)
+    picture = gradient(192, 192).astype(int)
     picture[20:60, 20:60] = (255, 0, 0)
     picture[130:180, 100:170] = (0, 0, 255)
     picture = np.clip(picture + rng.integers(-20, 20, size=picture.shape), 0, 255).astype(np.uint8)

@@ -32,15 +32,11 @@ import numpy as np
 import pillow_jxl  # noqa: F401  (registers the JXL plug-in with Pillow)
 from PIL import Image
 
+from _pictures import gradient, photo, rotated, transparency
 from _pillow_reference import write_rgba
 
 ANIMATED_COLOURS = [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0)]
 ANIMATED_DURATIONS = [100, 200, 50, 300]
-
-
-def _gradient(w, h):
-    y, x = np.mgrid[0:h, 0:w]
-    return np.stack([x * 255 // (w - 1), y * 255 // (h - 1), (x + y) * 255 // (w + h - 2)], axis=-1).astype(np.uint8)
 
 
 def _cjxl(source: pathlib.Path, target: pathlib.Path):
@@ -52,25 +48,19 @@ def _cjxl(source: pathlib.Path, target: pathlib.Path):
 
 
 def generate(out_dir: pathlib.Path):
-    a = _gradient(64, 48)
+    a = gradient(64, 48)
     a[0:12, 0:16] = (255, 0, 0)
     a[0:12, 48:64] = (0, 255, 0)
     a[36:48, 0:16] = (0, 0, 255)
     Image.fromarray(a, "RGB").save(out_dir / "lossless.jxl", lossless=True, effort=7, num_threads=1)
     write_rgba(out_dir / "lossless.jxl")
 
-    rgba = np.zeros((32, 32, 4), np.uint8)
-    rgba[0:16, 0:16] = (255, 0, 0, 255)
-    rgba[0:16, 16:32] = (0, 0, 255, 255)
-    rgba[16:32, 0:16] = (0, 200, 0, 128)
-    rgba[16:32, 16:32] = (10, 200, 30, 0)
+    rgba = transparency()
     Image.fromarray(rgba, "RGBA").save(out_dir / "alpha.jxl", lossless=True, effort=7, num_threads=1)
     write_rgba(out_dir / "alpha.jxl")
 
-    rng = np.random.default_rng(4321)
-    noise = rng.integers(-40, 40, size=(128, 192, 3))
-    photo = np.clip(_gradient(192, 128).astype(int) + noise, 0, 255).astype(np.uint8)
-    Image.fromarray(photo, "RGB").save(out_dir / "photo.jxl", quality=80, effort=7, num_threads=1)
+    Image.fromarray(photo(192, 128, seed=4321, spread=40), "RGB").save(
+        out_dir / "photo.jxl", quality=80, effort=7, num_threads=1)
     write_rgba(out_dir / "photo.jxl")
 
     with tempfile.TemporaryDirectory() as scratch:
@@ -82,10 +72,7 @@ def generate(out_dir: pathlib.Path):
         for index, frame in enumerate(frames):
             (out_dir / f"animated-{index}.rgba").write_bytes(frame.convert("RGBA").tobytes())
 
-        stored = np.zeros((32, 48, 3), np.uint8)
-        stored[:, :] = (40, 40, 40)
-        stored[0:8, 0:12] = (255, 0, 0)  # a red block in the stored top-left corner
-        stored[24:32, 36:48] = (0, 0, 255)  # and a blue one bottom-right
+        stored = rotated()
         exif = Image.Exif()
         exif[0x0112] = 5
         Image.fromarray(stored, "RGB").save(scratch / "rotated.png", exif=exif.tobytes())
@@ -94,7 +81,7 @@ def generate(out_dir: pathlib.Path):
         (out_dir / "rotated.rgba").write_bytes(Image.fromarray(upright, "RGB").convert("RGBA").tobytes())
 
         profile = (out_dir.parent / "color" / "display-p3.icc").read_bytes()
-        p3 = _gradient(24, 16)
+        p3 = gradient(24, 16)
         Image.fromarray(p3, "RGB").save(scratch / "display-p3.png", icc_profile=profile)
         _cjxl(scratch / "display-p3.png", out_dir / "display-p3.jxl")
         (out_dir / "display-p3.rgba").write_bytes(Image.fromarray(p3, "RGB").convert("RGBA").tobytes())
@@ -132,7 +119,7 @@ def _huge_header() -> bytes:
 
 def generate_progressive(out_dir: pathlib.Path):
     rng = np.random.default_rng(99)
-    picture = _gradient(320, 240).astype(int)
+    picture = gradient(320, 240).astype(int)
     y, x = np.mgrid[0:240, 0:320]
     picture[(x - 100) ** 2 + (y - 80) ** 2 < 50 ** 2] = (230, 40, 40)
     picture[(x > 180) & (x < 290) & (y > 120) & (y < 210)] = (30, 60, 200)

@@ -20,18 +20,12 @@ import subprocess
 import numpy as np
 from PIL import Image
 
+from _pictures import photo, rotated, transparency
 from _pillow_reference import write_rgba
 
 
-def _photo(w, h, seed):
-    rng = np.random.default_rng(seed)
-    y, x = np.mgrid[0:h, 0:w]
-    base = np.stack([x * 255 // (w - 1), y * 255 // (h - 1), (x + y) * 255 // (w + h - 2)], axis=-1)
-    return np.clip(base + rng.integers(-30, 30, size=(h, w, 3)), 0, 255).astype(np.uint8)
-
-
 def generate(out_dir: pathlib.Path):
-    rgb = Image.fromarray(_photo(64, 48, 99), "RGB")
+    rgb = Image.fromarray(photo(64, 48, seed=99, spread=30), "RGB")
     for name, compression in [("lzw", "tiff_lzw"), ("deflate", "tiff_adobe_deflate"), ("packbits", "packbits"),
                               ("none", None)]:
         path = out_dir / f"rgb_{name}.tif"
@@ -60,11 +54,7 @@ def generate(out_dir: pathlib.Path):
     high = (ramp >> 8).astype(np.uint8)
     (out_dir / "gray16.rgba").write_bytes(np.stack([high, high, high, np.full_like(high, 255)], -1).tobytes())
 
-    rgba = np.zeros((32, 32, 4), np.uint8)
-    rgba[0:16, 0:16] = (255, 0, 0, 255)
-    rgba[0:16, 16:32] = (0, 0, 255, 255)
-    rgba[16:32, 0:16] = (0, 200, 0, 128)
-    rgba[16:32, 16:32] = (10, 200, 30, 0)
+    rgba = transparency()
     Image.fromarray(rgba, "RGBA").save(out_dir / "rgba.tif", "TIFF", compression="tiff_adobe_deflate")
     write_rgba(out_dir / "rgba.tif")
 
@@ -72,9 +62,6 @@ def generate(out_dir: pathlib.Path):
     pages[0].save(out_dir / "multipage.tif", "TIFF", save_all=True, append_images=pages[1:],
                   compression="tiff_lzw")
 
-    stored = np.zeros((32, 48, 3), np.uint8)
-    stored[:, :] = (40, 40, 40)
-    stored[0:8, 0:12] = (255, 0, 0)
-    stored[24:32, 36:48] = (0, 0, 255)
+    stored = rotated()
     Image.fromarray(stored, "RGB").save(out_dir / "oriented.tif", "TIFF", tiffinfo={274: 6})
     write_rgba(out_dir / "oriented.tif", transpose=True)

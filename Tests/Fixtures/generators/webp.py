@@ -13,6 +13,8 @@ import pathlib
 import numpy as np
 from PIL import Image
 
+from _pictures import photo, quadrants, transparency
+
 ANIMATED_COLOURS = [
     (255, 0, 0),
     (0, 255, 0),
@@ -29,22 +31,14 @@ def _solid(w, h, rgb):
 
 
 def lossless_alpha_pixels():
-    a = np.zeros((32, 32, 4), np.uint8)
-    a[0:16, 0:16] = (255, 0, 0, 255)
-    a[0:16, 16:32] = (0, 0, 255, 255)
-    a[16:32, 0:16] = (0, 200, 0, 128)
-    a[16:32, 16:32] = (10, 200, 30, 0)  # invisible pixels that still carry RGB
+    a = transparency()
     a[20:24, 20:24] = (250, 5, 120, 0)
     return a
 
 
 def generate(out_dir: pathlib.Path):
     # Lossy quadrants.
-    a = np.zeros((48, 64, 3), np.uint8)
-    a[0:24, 0:32] = (255, 0, 0)
-    a[0:24, 32:64] = (0, 255, 0)
-    a[24:48, 0:32] = (0, 0, 255)
-    a[24:48, 32:64] = (255, 255, 255)
+    a = quadrants()
     Image.fromarray(a, "RGB").save(out_dir / "lossy.webp", "WEBP", quality=90, method=4)
 
     # Lossless with alpha, exact.
@@ -54,12 +48,8 @@ def generate(out_dir: pathlib.Path):
     (out_dir / "lossless_alpha.rgba").write_bytes(rgba.tobytes())
 
     # Noisy photo-like image for incremental decoding.
-    rng = np.random.default_rng(1234)
-    y, x = np.mgrid[0:128, 0:192]
-    base = np.stack([x * 255 // 191, y * 255 // 127, (x + y) * 255 // 318], axis=-1)
-    noise = rng.integers(-40, 40, size=(128, 192, 3))
-    photo = np.clip(base + noise, 0, 255).astype(np.uint8)
-    Image.fromarray(photo, "RGB").save(out_dir / "photo.webp", "WEBP", quality=85, method=4)
+    Image.fromarray(photo(192, 128, seed=1234, spread=40), "RGB").save(
+        out_dir / "photo.webp", "WEBP", quality=85, method=4)
 
     # Animated solid frames.
     frames = [_solid(40, 30, c) for c in ANIMATED_COLOURS]

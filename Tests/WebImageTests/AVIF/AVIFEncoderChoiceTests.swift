@@ -26,12 +26,6 @@
             return bitmap
         }
 
-        static func encode(_ image: Image, _ configure: (inout ImageEncodeOptions) -> Void = { _ in }) throws -> Data {
-            var options = ImageEncodeOptions()
-            configure(&options)
-            return try ImageCodersManager.shared.encode(image, as: .avif, options: options)
-        }
-
         @Test func everyEffortNamesLibaomAndAMeasuredSpeed() {
             for effort in EncodeEffort.allCases {
                 var options = ImageEncodeOptions()
@@ -63,7 +57,7 @@
         func oddAndTinySizesRoundTripAtEveryEffort(effort: EncodeEffort) throws {
             for (width, height) in [(1, 1), (3, 5), (17, 9), (65, 33), (129, 2)] {
                 let source = Self.picture(width, height)
-                let data = try Self.encode(Image(bitmap: source, format: .png, hasAlpha: false)) {
+                let data = try S.encode(Image(bitmap: source, format: .png, hasAlpha: false)) {
                     $0.effort = effort
                     $0.compressionQuality = 0.9
                 }
@@ -71,7 +65,7 @@
                 #expect(decoded.bitmap.size == source.size, "\(width)x\(height)")
                 #expect(!decoded.hasAlpha)
                 #expect(
-                    TransformTestSupport.maxChannelDifference(decoded.bitmap, source) <= 8, "\(width)x\(height)")
+                    PixelMetrics.maxChannelDifference(decoded.bitmap, source) <= 8, "\(width)x\(height)")
                 #expect(PixelMetrics.psnr(decoded.bitmap, source) >= 40, "\(width)x\(height)")
             }
         }
@@ -79,7 +73,7 @@
         @Test(arguments: EncodeEffort.allCases)
         func transparencyTravelsAsAnAlphaPlane(effort: EncodeEffort) throws {
             let source = Self.picture(47, 31, alpha: true)
-            let data = try Self.encode(Image(bitmap: source, format: .png, hasAlpha: true)) {
+            let data = try S.encode(Image(bitmap: source, format: .png, hasAlpha: true)) {
                 $0.effort = effort
                 $0.compressionQuality = 0.9
             }
@@ -98,20 +92,14 @@
 
         @Test(arguments: EncodeEffort.allCases)
         func losslessStillsAndSequencesKeepEveryPixel(effort: EncodeEffort) throws {
-            var generator = SplitMix64(state: 42)
-            let frames = (0..<3).map { _ in
-                var bitmap = ImageBitmap(width: 19, height: 13, fill: .clear)
-                for y in 0..<13 {
-                    for x in 0..<19 {
-                        let value = generator.next()
-                        bitmap[x, y] = RGBA8(
-                            r: UInt8(truncatingIfNeeded: value), g: UInt8(truncatingIfNeeded: value >> 8),
-                            b: UInt8(truncatingIfNeeded: value >> 16), a: [0, 90, 255][(x + y) % 3])
-                    }
-                }
+            let frames = (0..<3).map { index in
+                // Invisible, faint and opaque pixels along the diagonals.
+                let bitmap = ImageBitmap.noise(
+                    width: 19, height: 13, seed: 42 + UInt64(index),
+                    alpha: .pattern { x, y in [0, 90, 255][(x + y) % 3] })
                 return ImageFrame(bitmap: bitmap, duration: 0.1)
             }
-            let still = try Self.encode(Image(bitmap: frames[0].bitmap, format: .png, hasAlpha: true)) {
+            let still = try S.encode(Image(bitmap: frames[0].bitmap, format: .png, hasAlpha: true)) {
                 $0.effort = effort
                 $0.lossless = true
             }
@@ -119,7 +107,7 @@
             let sequence = Image(
                 bitmap: frames[0].bitmap, format: .gif, animation: ImageAnimation(frames: frames, loopCount: 0),
                 hasAlpha: true)
-            let data = try Self.encode(sequence) {
+            let data = try S.encode(sequence) {
                 $0.effort = effort
                 $0.lossless = true
             }
@@ -142,7 +130,7 @@
             let image = Image(
                 bitmap: frames[0].bitmap, format: .gif, animation: ImageAnimation(frames: frames, loopCount: 0),
                 hasAlpha: false)
-            let data = try Self.encode(image) {
+            let data = try S.encode(image) {
                 $0.effort = effort
                 $0.compressionQuality = 0.9
             }
@@ -161,9 +149,9 @@
                 for x in 0..<32 where (x / 2 + y / 2) % 2 == 0 { source[x, y] = RGBA8(r: 0, g: 0, b: 255) }
             }
             let image = Image(bitmap: source, format: .png, hasAlpha: false)
-            let quarter = try S.decode(try Self.encode(image) { $0.compressionQuality = 0.95 })
+            let quarter = try S.decode(try S.encode(image) { $0.compressionQuality = 0.95 })
             let full = try S.decode(
-                try Self.encode(image) {
+                try S.encode(image) {
                     $0.compressionQuality = 0.95
                     $0.chromaSubsampling = .yuv444
                 })

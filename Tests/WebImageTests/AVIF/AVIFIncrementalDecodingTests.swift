@@ -95,15 +95,6 @@
             #expect(try decoder.currentImage()?.frameCount == 4)
         }
 
-        @Test func truncatedFinalDataIsBadData() throws {
-            let data = try S.data("grid")
-            let decoder = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
-            decoder.update(data.prefix(data.count / 2), isFinal: false)
-            #expect(try decoder.currentImage() != nil)
-            decoder.update(data.prefix(data.count / 2), isFinal: true)
-            #expect(performing: { _ = try decoder.currentImage() }, throws: AVIFBadInputTests.isBadData)
-        }
-
         @Test func thePixelLimitRefusesTheHeaderBeforeAnyTileIsDecoded() throws {
             var options = ImageDecodeOptions()
             options.maxPixelCount = 10_000
@@ -115,8 +106,7 @@
             }
             // A header claiming 16000 x 16000 pixels is refused the same way, from the header alone.
             let huge = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
-            huge.update(
-                try AVIFBadInputTests.claiming(width: 16_000, height: 16_000, in: S.data("still")), isFinal: false)
+            huge.update(try claimingSize(width: 16_000, height: 16_000, in: S.data("still")), isFinal: false)
             #expect {
                 _ = try huge.currentImage()
             } throws: { error in
@@ -124,27 +114,5 @@
             }
         }
 
-        @Test func aCorruptTileIsATypedErrorWhileDownloading() throws {
-            var data = try S.data("grid")
-            // Garbage over the second row of tiles: the AV1 decoder refuses it.
-            data.replaceSubrange(4000..<5000, with: (0..<1000).map { UInt8(($0 * 151 + 7) & 0xFF) })
-            let decoder = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
-            var thrown: WebImageError?
-            for end in stride(from: 0, through: data.count, by: 500) where thrown == nil {
-                decoder.update(data.prefix(end), isFinal: false)
-                do { _ = try decoder.currentImage() } catch { thrown = error }
-            }
-            #expect(thrown?.code == .badImageData)
-            decoder.update(data, isFinal: true)
-            #expect(performing: { _ = try decoder.currentImage() }, throws: AVIFBadInputTests.isBadData)
-        }
-
-        @Test func theManagerPicksTheAVIFIncrementalDecoder() throws {
-            let data = try S.data("grid")
-            #expect(ImageCodersManager.shared.canDecodeIncrementally(data))
-            let decoder = ImageCodersManager.shared.makeIncrementalDecoder(options: ImageDecodeOptions())
-            decoder.update(data.prefix(data.count * 3 / 4), isFinal: false)
-            #expect(try decoder.currentImage()?.isIncremental == true)
-        }
     }
 #endif

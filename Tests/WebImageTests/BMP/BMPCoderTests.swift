@@ -6,14 +6,11 @@ import Testing
 /// BMP in Swift: every kind of the fixtures against Pillow's decodes, RLE jumps, the encoder
 /// read back by us and by construction, and lying headers.
 @Suite("BMP")
-struct BMPCoderTests {
-    static func data(_ name: String) throws -> Data { try Fixtures.data("bmp/\(name).bmp") }
-
-    static func decode(_ data: Data, _ configure: (inout ImageDecodeOptions) -> Void = { _ in }) throws -> Image {
-        var options = ImageDecodeOptions()
-        configure(&options)
-        return try ImageCodersManager.shared.decode(data, options: options)
-    }
+struct BMPCoderTests: CoderFixtures {
+    static let folder = "bmp"
+    static let fileExtension = "bmp"
+    static let format = ImageFormat.bmp
+    static var coder: any ImageCoding { ImageCodersManager.shared }
 
     @Test(arguments: [
         "rgb24", "rgb24_odd", "rgbx32", "argb32_v4", "gray8", "pal8", "mono1", "pal4", "rgb565", "rgb555", "topdown",
@@ -24,11 +21,10 @@ struct BMPCoderTests {
         #expect(BMPCoder().canDecode(data))
         let image = try Self.decode(data)
         #expect(image.format == .bmp)
-        let reference = try ImageBitmap(
-            width: image.width, height: image.height, pixels: Array(Fixtures.data("bmp/\(name).rgba")))
+        let reference = try Self.reference(name, image.bitmap.size)
         // 5- and 6-bit channels are scaled to 8 bits: rounding may differ by one from Pillow's.
         let tolerance = name.hasPrefix("rgb5") ? 1 : 0
-        #expect(TransformTestSupport.maxChannelDifference(image.bitmap, reference) <= tolerance, "\(name)")
+        #expect(PixelMetrics.maxChannelDifference(image.bitmap, reference) <= tolerance, "\(name)")
         #expect(image.hasAlpha == (name == "argb32_v4"), "\(name)")
     }
 

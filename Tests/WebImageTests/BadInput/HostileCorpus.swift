@@ -41,12 +41,8 @@ enum HostileCorpus {
             }
             var random = SplitMix64(seed: UInt64(data.count))
             for flip in 0..<4 {
-                var flipped = data
-                for _ in 0..<4 {
-                    let index = flipped.startIndex + Int(random.next() % UInt64(flipped.count))
-                    flipped[index] ^= UInt8(1 << (random.next() % 8))
-                }
-                inputs.append(Input(name: "\(stem)-flip-\(flip)", data: flipped))
+                let flipped = random.flippingBits(4, in: [UInt8](data))
+                inputs.append(Input(name: "\(stem)-flip-\(flip)", data: Data(flipped)))
             }
         }
         return inputs

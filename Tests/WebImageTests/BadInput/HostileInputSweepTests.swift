@@ -61,11 +61,7 @@ struct HostileInputSweepTests {
         for path in try Self.intactFixtures() {
             let original = try Fixtures.data(path)
             for _ in 0..<24 {
-                var damaged = [UInt8](original)
-                for _ in 0..<(1 + Int(generator.next() % 8)) {
-                    let index = Int(generator.next() % UInt64(damaged.count))
-                    damaged[index] ^= UInt8(1 << (generator.next() % 8))
-                }
+                let damaged = generator.flippingBits(1 + Int(generator.next() % 8), in: [UInt8](original))
                 if let image = Self.decodeOutcome(Data(damaged), options: options) {
                     #expect(image.width * image.height <= options.maxPixelCount, "\(path)")
                 }
@@ -83,7 +79,7 @@ struct HostileInputSweepTests {
         ]
         for signature in signatures {
             for length in [0, 1, 7, 64, 1000] {
-                let tail = (0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+                let tail = generator.bytes(length)
                 _ = Self.decodeOutcome(Data(signature + tail))
                 // Fails with a WebImageError, if at all: imageInfo's typed throws allow no other.
                 _ = try? ImageCodersManager.shared.imageInfo(for: Data(signature + tail))

@@ -109,25 +109,34 @@ struct InfoAndConvertCommandTests {
         #expect(PixelSize(width: written.width, height: written.height) == expected)
     }
 
-    @Test("convert writes HEIC for .heic, .heif and --format heic, and info names it heic")
-    func convertToHEIC() async throws {
+    /// HEIC and JPEG XL, which convert writes through libheif and libjxl: each extension (in
+    /// any case) and the `--format` name choose it, and info names it.
+    @Test(
+        "convert writes HEIC and JPEG XL for their extensions and --format, and info names them",
+        arguments: [
+            (ImageFormat.heic, ["out.heic", "out.HEIF"], "heic", "1"),
+            (ImageFormat.jpegXL, ["out.jxl", "out.JXL"], "jxl", "0.9"),
+        ])
+    func convertToHEICAndJPEGXL(format: ImageFormat, names: [String], formatName: String, quality: String)
+        async throws
+    {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = Fixtures.directory.appendingPathComponent("png/rgba8.png").path
         let expected = try ImageCodersManager.shared.decode(
             Fixtures.data("png/rgba8.png"), options: ImageDecodeOptions())
-        for (name, flags) in [("out.heic", []), ("out.HEIF", []), ("out.bin", ["--format", "heic"])] {
+        for (name, flags) in names.map({ ($0, [String]()) }) + [("out.bin", ["--format", formatName])] {
             let output = directory.appendingPathComponent(name)
             let converted = try await CommandRunner.runOffPool(
-                ["convert", source, output.path, "--quality", "1"] + flags)
+                ["convert", source, output.path, "--quality", quality] + flags)
             try #require(converted.status == 0, "\(name): \(converted.standardError)")
             let written = try ImageCodersManager.shared.decode(Data(contentsOf: output), options: ImageDecodeOptions())
-            #expect(written.format == .heic, "\(name)")
+            #expect(written.format == format, "\(name)")
             #expect(written.bitmap.size == expected.bitmap.size, "\(name)")
             #expect(written.hasAlpha == expected.bitmap.containsTransparency, "\(name)")
             let info = try await CommandRunner.runOffPool(["info", output.path, "--json"])
             try #require(info.status == 0, "\(info.standardError)")
-            #expect(try json(info.standardOutput)["format"] as? String == "heic")
+            #expect(try json(info.standardOutput)["format"] as? String == formatName)
         }
     }
 
@@ -187,28 +196,6 @@ struct InfoAndConvertCommandTests {
             #expect((written.exif != nil) == expected.contains(.exif), "\(flags)")
             #expect((written.iccProfile != nil) == expected.contains(.iccProfile), "\(flags)")
             #expect((written.xmp != nil) == expected.contains(.xmp), "\(flags)")
-        }
-    }
-
-    @Test("convert writes JPEG XL for .jxl and --format jxl, and info names it jxl")
-    func convertToJPEGXL() async throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let source = Fixtures.directory.appendingPathComponent("png/rgba8.png").path
-        let expected = try ImageCodersManager.shared.decode(
-            Fixtures.data("png/rgba8.png"), options: ImageDecodeOptions())
-        for (name, flags) in [("out.jxl", []), ("out.JXL", []), ("out.bin", ["--format", "jxl"])] {
-            let output = directory.appendingPathComponent(name)
-            let converted = try await CommandRunner.runOffPool(
-                ["convert", source, output.path, "--quality", "0.9"] + flags)
-            try #require(converted.status == 0, "\(name): \(converted.standardError)")
-            let written = try ImageCodersManager.shared.decode(Data(contentsOf: output), options: ImageDecodeOptions())
-            #expect(written.format == .jpegXL, "\(name)")
-            #expect(written.bitmap.size == expected.bitmap.size, "\(name)")
-            #expect(written.hasAlpha == expected.bitmap.containsTransparency, "\(name)")
-            let info = try await CommandRunner.runOffPool(["info", output.path, "--json"])
-            try #require(info.status == 0, "\(info.standardError)")
-            #expect(try json(info.standardOutput)["format"] as? String == "jxl")
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import WebImageTestOrigin
 
 @testable import WebImage
 
@@ -17,11 +18,11 @@ import Testing
                 for _ in 0..<150 {
                     let key = "k\(rng.next() % 16)"
                     if rng.next() % 2 == 0 {
-                        let data = CacheTorture.value(key: key, generation: rng.next() % 100, maxLength: 16 << 10)
+                        let data = CacheTortureValue.value(key: key, generation: rng.next() % 100, maxLength: 16 << 10)
                         try? cache.setData(data, forKey: key, metadata: nil)
                     } else if let data = cache.data(forKey: key) {
                         hits.add(1, ordering: .relaxed)
-                        if !CacheTorture.isIntact(data, key: key, maxLength: 16 << 10) {
+                        if !CacheTortureValue.isIntact(data, key: key, maxLength: 16 << 10) {
                             torn.add(1, ordering: .relaxed)
                         }
                     }

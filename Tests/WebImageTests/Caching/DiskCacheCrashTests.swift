@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WebImageTestOrigin
 
 @testable import WebImage
 
@@ -25,7 +26,7 @@ import Testing
             var intact = 0
             for index in 0..<40 {
                 guard let data = cache.data(forKey: "k\(index)") else { continue }
-                #expect(CacheTorture.isIntact(data, key: "k\(index)", maxLength: 256 << 10), "k\(index)")
+                #expect(CacheTortureValue.isIntact(data, key: "k\(index)", maxLength: 256 << 10), "k\(index)")
                 intact += 1
             }
             #expect(intact > 0)
@@ -61,7 +62,7 @@ import Testing
             var intact = 0
             for index in 0..<keys {
                 guard let data = cache.data(forKey: "k\(index)") else { continue }
-                #expect(CacheTorture.isIntact(data, key: "k\(index)", maxLength: maxLength), "k\(index)")
+                #expect(CacheTortureValue.isIntact(data, key: "k\(index)", maxLength: maxLength), "k\(index)")
                 intact += 1
             }
             #expect(intact >= 1000, "only \(intact) entries read back")

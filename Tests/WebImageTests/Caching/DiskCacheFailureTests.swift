@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WebImageTestOrigin
 
 @testable import WebImage
 
@@ -35,8 +36,8 @@ import Testing
             #expect(result.output.contains("failure: cannot store"))
             #expect(result.output.hasSuffix("ok\n"))
             let cache = try DiskCache(directory: url)
-            #expect(cache.data(forKey: "k0") == CacheTorture.value(key: "k0", generation: 1, maxLength: 4 << 10))
-            #expect(cache.data(forKey: "k1") == CacheTorture.value(key: "k1", generation: 2, maxLength: 4 << 10))
+            #expect(cache.data(forKey: "k0") == CacheTortureValue.value(key: "k0", generation: 1, maxLength: 4 << 10))
+            #expect(cache.data(forKey: "k1") == CacheTortureValue.value(key: "k1", generation: 2, maxLength: 4 << 10))
             #expect(diskCacheDirectoryListing(url).count == 2)
         }
     }

@@ -20,12 +20,7 @@ func withDiskCache<T>(config: ImageCacheConfig = ImageCacheConfig(), _ body: (Di
 
 /// Deterministic bytes for tests.
 func diskCacheTestBytes(_ count: Int, seed: UInt64) -> Data {
-    var rng = SplitMix64(seed: seed)
-    var out = Data(capacity: count)
-    while out.count < count {
-        withUnsafeBytes(of: rng.next()) { out.append(contentsOf: $0.prefix(count - out.count)) }
-    }
-    return out
+    Data(SplitMix64.bytes(count, seed: seed))
 }
 
 /// Sets a file's access and modification times (seconds since 1970; nil leaves one as it is).
@@ -49,8 +44,8 @@ func diskCacheDirectoryListing(_ directory: URL) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
 }
 
-/// The `webimage-cache-torture` helper built beside the tests (run through ``CommandRunner``),
-/// and its value rule.
+/// The `webimage-cache-torture` helper built beside the tests (run through ``CommandRunner``);
+/// the values it stores are ``CacheTortureValue``'s.
 enum CacheTorture {
     static let name = "webimage-cache-torture"
 
@@ -62,28 +57,5 @@ enum CacheTorture {
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let result = try CommandRunner.run(arguments, executable: name)
         return (result.status, result.standardOutput)
-    }
-
-    // The same rule as Tests/CacheTorture/main.swift (a separate executable, so not importable).
-    static func fnv1a(_ text: String) -> UInt64 {
-        text.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
-    }
-
-    static func value(key: String, generation: UInt64, maxLength: Int) -> Data {
-        var rng = SplitMix64(state: fnv1a(key) ^ generation &* 0x2545_F491_4F6C_DD1D)
-        var out = Data("\(key)|\(generation)|".utf8)
-        let tail = Int(rng.next() % UInt64(maxLength))
-        let words = (0..<(tail + 7) / 8).map { _ in rng.next() }
-        words.withUnsafeBytes { out.append(contentsOf: $0.prefix(tail)) }
-        return out
-    }
-
-    static func isIntact(_ data: Data, key: String, maxLength: Int) -> Bool {
-        let parts = data.prefix(200).split(
-            separator: UInt8(ascii: "|"), maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3, String(decoding: parts[0], as: UTF8.self) == key,
-            let generation = UInt64(String(decoding: parts[1], as: UTF8.self))
-        else { return false }
-        return data == value(key: key, generation: generation, maxLength: maxLength)
     }
 }

@@ -11,14 +11,10 @@
         static let size = PixelSize(width: 64, height: 48)
 
         static func decode(_ name: String, _ configure: (inout ImageDecodeOptions) -> Void = { _ in }) throws -> Image {
-            var options = ImageDecodeOptions()
-            configure(&options)
-            return try ImageCodersManager.shared.decode(Fixtures.data("color/\(name)"), options: options)
+            try ImageCodersManager.shared.decode(Fixtures.data("color/\(name)"), configure)
         }
 
-        static func pixels(_ name: String) throws -> ImageBitmap {
-            try ImageBitmap(width: size.width, height: size.height, pixels: Array(Fixtures.data("color/\(name)")))
-        }
+        static func pixels(_ name: String) throws -> ImageBitmap { try Fixtures.pixels("color/\(name)", size) }
 
         static func reference(of file: String) throws -> ImageBitmap {
             try pixels(file + ".rgba")
@@ -88,8 +84,7 @@
         }
 
         @Test func theMatrixShaperTablesAgreeWithLittleCMSOnEveryKindOfPixel() throws {
-            var random = SplitMix64(seed: 29)
-            let noise = (0..<(128 * 128 * 4)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            let noise = SplitMix64.bytes(128 * 128 * 4, seed: 29)
             for name in ["adobe-rgb", "display-p3"] {
                 let profile = try Self.profile(name)
                 let tables = SRGBConverter.makeConversion(profile)
@@ -114,8 +109,7 @@
             let conversion = SRGBConverter.makeConversion(try Self.profile("adobe-rgb"))
             let width = 1024
             let height = RowBands.parallelThreshold / width + 7
-            var random = SplitMix64(seed: 7)
-            let source = (0..<(width * height * 4)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            let source = SplitMix64.bytes(width * height * 4, seed: 7)
             var whole = try ImageBitmap(width: width, height: height, pixels: source)
             conversion.apply(to: &whole)
             for row in [0, height / 2 - 1, height / 2, height - 1] {

@@ -24,9 +24,7 @@ struct EncodeOptionsTests {
     static func encode(_ image: Image, as format: ImageFormat, _ configure: (inout ImageEncodeOptions) -> Void)
         throws -> Data
     {
-        var options = ImageEncodeOptions()
-        configure(&options)
-        return try ImageCodersManager.shared.encode(image, as: format, options: options)
+        try ImageCodersManager.shared.encode(image, as: format, configure)
     }
 
     static func decode(_ data: Data) throws -> Image {

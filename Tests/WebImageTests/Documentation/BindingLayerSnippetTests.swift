@@ -12,7 +12,7 @@ import WebImageTestOrigin
 struct BindingLayerSnippetTests {
     @Test("A target shows the loaded image and its completion runs once")
     func targetSnippet() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("docc-\(UUID().uuidString)")
+        let directory = temporaryURL("docc")
         defer { try? FileManager.default.removeItem(at: directory) }
         try await withOrigin { origin in
             let url = origin.url("/fixtures/png/rgba8.png")
@@ -45,7 +45,7 @@ struct BindingLayerSnippetTests {
 
     @Test("Prefetching: the async counts, then a token's blocks")
     func prefetchSnippet() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("docc-\(UUID().uuidString)")
+        let directory = temporaryURL("docc")
         defer { try? FileManager.default.removeItem(at: directory) }
         try await withOrigin { origin in
             let urls = ["png/rgba8.png", "jpeg/baseline.jpg", "gif/static.gif"].map { origin.url("/fixtures/" + $0) }

@@ -9,7 +9,7 @@ import WebImage  // not @testable: the articles' snippets must work with the pub
 struct CachingSnippetTests {
     @Test("A configured cache: store, a memory hit, remove")
     func cacheSnippet() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("docc-\(UUID().uuidString)")
+        let directory = temporaryURL("docc")
         defer { try? FileManager.default.removeItem(at: directory) }
         let data = try Fixtures.data("png/pillow_rgba8.png")
         let image = try ImageCodersManager.shared.decode(data, options: ImageDecodeOptions())

@@ -10,7 +10,7 @@ import WebImageTestOrigin
 struct GettingStartedSnippetTests {
     @Test("Load an image: a thumbnail through a manager of one's own, then the callback form")
     func loadSnippet() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("docc-\(UUID().uuidString)")
+        let directory = temporaryURL("docc")
         defer { try? FileManager.default.removeItem(at: directory) }
         try await withOrigin { origin in
             let url = origin.url("/fixtures/jpeg/photo_800x600.jpg")
@@ -38,7 +38,7 @@ struct GettingStartedSnippetTests {
 
     @Test("Handle errors: undecodable data fails with 1001, then the URL is blocked (1003) until removed")
     func errorSnippet() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("docc-\(UUID().uuidString)")
+        let directory = temporaryURL("docc")
         defer { try? FileManager.default.removeItem(at: directory) }
         try await withOrigin { origin in
             let url = origin.url("/fixtures/png/gray1.rgba")  // raw pixels: not an image

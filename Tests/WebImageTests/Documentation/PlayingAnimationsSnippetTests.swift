@@ -46,7 +46,7 @@ struct PlayingAnimationsSnippetTests {
                 Task { for await change in player.frameChanges() { draw(change.bitmap) } }
             }
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("docc-\(UUID().uuidString)")
+        let directory = temporaryURL("docc")
         defer { try? FileManager.default.removeItem(at: directory) }
         let manager = ImageManager(cache: try ImageCache(directory: directory), loader: FileImageLoader())
         let cell = AnimatedCell(manager, draw: draw)

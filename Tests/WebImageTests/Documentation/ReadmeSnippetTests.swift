@@ -10,7 +10,7 @@ import WebImageTestOrigin
 struct ReadmeSnippetTests {
     @Test("Quick start: a resized load, then a memory hit; the callback API")
     func quickStartSnippet() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
+        let directory = temporaryURL("readme")
         defer { try? FileManager.default.removeItem(at: directory) }
         try await withOrigin { origin in
             let url = origin.url("/fixtures/jpeg/photo_800x600.jpg")
@@ -47,7 +47,7 @@ struct ReadmeSnippetTests {
 
     @Test("Adding a transformer: grayscale then round corners, through the manager")
     func transformerSnippet() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
+        let directory = temporaryURL("readme")
         defer { try? FileManager.default.removeItem(at: directory) }
         try await withOrigin { origin in
             let url = origin.url("/fixtures/png/rgba8.png")

@@ -7,7 +7,7 @@ import Testing
 struct GIFMutationTests {
     @Test("fixtures with random bytes changed decode or throw WebImageError: eager, lazy and partial")
     func mutatedFixtures() throws {
-        var random = SplitMix64(state: 42)
+        var random = SplitMix64(seed: 42)
         var options = ImageDecodeOptions()
         options.maxPixelCount = 1 << 16
         var lazyOptions = options
@@ -15,10 +15,7 @@ struct GIFMutationTests {
         for name in ["static", "disposal_previous", "interlaced", "local_palette", "pillow_noise"] {
             let original = [UInt8](try Fixtures.data("gif/\(name).gif"))
             for _ in 0..<150 {
-                var bytes = original
-                for _ in 0..<Int.random(in: 1...6, using: &random) {
-                    bytes[Int.random(in: 6..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
-                }
+                let bytes = random.overwritingBytes(in: original, atMost: 6, from: 6)
                 let data = Data(bytes)
                 do {
                     let image = try GIFCoder().decode(data, options: options)

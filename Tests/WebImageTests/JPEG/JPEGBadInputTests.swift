@@ -16,15 +16,6 @@ struct JPEGBadInputTests {
         return Data(bytes)
     }
 
-    /// Deterministic pseudo-random bytes (an LCG), so failures reproduce.
-    static func noise(count: Int, seed: UInt64) -> [UInt8] {
-        var state = seed
-        return (0..<count).map { _ in
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return UInt8(truncatingIfNeeded: state >> 33)
-        }
-    }
-
     @Test func emptyDataIsBadImageData() {
         let error = webImageError { _ = try JPEGCoder().decode(Data(), options: .init()) }
         #expect(error == .badImageData("the data is empty"))
@@ -33,7 +24,7 @@ struct JPEGBadInputTests {
 
     @Test func randomBytesAreBadImageData() {
         for seed in 1...20 as ClosedRange<UInt64> {
-            let random = Self.noise(count: 512, seed: seed)
+            let random = SplitMix64.bytes(512, seed: seed)
             let cases = [random, [0xFF, 0xD8] + random, [0xFF, 0xD8, 0xFF] + random]
             for bytes in cases {
                 let error = webImageError { _ = try JPEGCoder().decode(Data(bytes), options: .init()) }

@@ -6,9 +6,7 @@ import Testing
 @Suite("JPEG encoding")
 struct JPEGEncodingTests {
     static func encode(_ image: Image, _ configure: (inout ImageEncodeOptions) -> Void = { _ in }) throws -> Data {
-        var options = ImageEncodeOptions()
-        configure(&options)
-        return try JPEGCoder().encode(image, as: .jpeg, options: options)
+        try JPEGCoder().encode(image, as: .jpeg, configure)
     }
 
     static func decode(_ data: Data) throws -> Image {

@@ -10,11 +10,8 @@ struct JPEGMutationTests {
     @Test(arguments: ["baseline.jpg", "progressive.jpg", "cmyk_adobe.jpg", "orientation_6.jpg", "restart_444.jpg"])
     func damagedBytesDecodeOrThrowTypedErrors(name: String) throws {
         let original = try JPEGFixture.data(name)
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(bound))
-        }
+        var generator = SplitMix64(seed: 0x9E37_79B9_7F4A_7C15)
+        func next(_ bound: Int) -> Int { Int(generator.next() % UInt64(bound)) }
         var decoded = 0
         var failed = 0
         for _ in 0..<150 {

@@ -16,9 +16,7 @@ enum JPEGFixture {
     }
 
     static func decode(_ name: String, _ configure: (inout ImageDecodeOptions) -> Void = { _ in }) throws -> Image {
-        var options = ImageDecodeOptions()
-        configure(&options)
-        return try JPEGCoder().decode(try data(name), options: options)
+        try JPEGCoder().decode(try data(name), configure)
     }
 }
 

@@ -4,8 +4,9 @@
 
     @testable import WebImage
 
-    /// JPEG XL stills, alpha, animations, orientation and colour profiles, against an independent
-    /// decoder's pixels (jxl-oxide, through pillow-jxl-plugin) or the lossless sources.
+    /// JPEG XL stills, alpha, animations and colour profiles, against an independent decoder's pixels
+    /// (jxl-oxide, through pillow-jxl-plugin) or the lossless sources (orientation, thumbnails and
+    /// the pixel limit are in SharedDecodingTests).
     @Suite("JPEG XL decoding")
     struct JPEGXLDecodingTests {
         typealias S = JPEGXLTestSupport
@@ -36,7 +37,7 @@
             let image = try S.decode(try S.data("photo"))
             #expect(image.bitmap.size == PixelSize(width: 192, height: 128) && !image.hasAlpha)
             #expect(image.metadata.iccProfile == nil, "decoded to sRGB, so no profile")
-            #expect(S.maxVisibleDifference(image.bitmap, try S.reference("photo", image.bitmap.size)) <= 2)
+            #expect(PixelMetrics.maxVisibleDifference(image.bitmap, try S.reference("photo", image.bitmap.size)) <= 2)
         }
 
         @Test func anAnimationDecodesEveryFrameWithDurationsAndLoopCountEagerlyOrLazily() throws {
@@ -59,19 +60,6 @@
             let first = try S.decode(data) { $0.firstFrameOnly = true }
             #expect(first.animation == nil)
             #expect(first.bitmap == (try S.reference("animated-0", first.bitmap.size)))
-        }
-
-        @Test func theHeaderOrientationIsAppliedOrReported() throws {
-            let data = try S.data("rotated")
-            let info = try JPEGXLCoder().imageInfo(for: data)
-            #expect(info.orientation == .leftMirrored && info.width == 32 && info.height == 48)
-            let upright = try S.decode(data)
-            let reference = try S.reference("rotated", PixelSize(width: 32, height: 48))
-            #expect(upright.orientation == .up && upright.bitmap == reference)
-            let stored = try S.decode(data) { $0.applyOrientation = false }
-            #expect(stored.orientation == .leftMirrored && stored.bitmap.size == PixelSize(width: 48, height: 32))
-            #expect(stored.bitmap[40, 28] == RGBA8(r: 0, g: 0, b: 255, a: 255))
-            #expect(upright.bitmap[28, 40] == RGBA8(r: 0, g: 0, b: 255, a: 255))
         }
 
         @Test func anEmbeddedProfileIsReportedWhenAskedFor() throws {
@@ -101,13 +89,5 @@
             #expect(plain.metadata.exif == nil && plain.metadata.xmp == nil)
         }
 
-        @Test func aThumbnailIsDecodedWholeAndResampled() throws {
-            let image = try S.decode(try S.data("photo")) { $0.thumbnailPixelSize = PixelSize(width: 96, height: 96) }
-            #expect(image.isThumbnail && image.bitmap.size == PixelSize(width: 96, height: 64))
-            let turned = try S.decode(try S.data("rotated")) {
-                $0.thumbnailPixelSize = PixelSize(width: 16, height: 16)
-            }
-            #expect(turned.isThumbnail && turned.bitmap.size == PixelSize(width: 11, height: 16))
-        }
     }
 #endif

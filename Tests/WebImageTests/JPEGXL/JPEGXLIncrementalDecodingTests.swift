@@ -40,7 +40,7 @@
                 #expect(image.width == 320 && image.height == 240)
                 #expect(image.format == .jpegXL)
                 #expect(image.bitmap != oneShot.bitmap)
-                quality.append(S.psnr(image.bitmap, oneShot.bitmap))
+                quality.append(PixelMetrics.psnr(image.bitmap, oneShot.bitmap))
             }
             // Measured: 26.8 dB for the upsampled DC image (25 % and 50 %), 32.3 dB once the first
             // 256-pixel group's detail is in (90 %).
@@ -104,15 +104,6 @@
             #expect(!final.isIncremental && final.frameCount == 4)
         }
 
-        @Test func truncatedFinalDataIsBadData() throws {
-            let data = try S.data("progressive")
-            let decoder = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
-            decoder.update(data.prefix(data.count / 2), isFinal: false)
-            #expect(try decoder.currentImage() != nil)
-            decoder.update(data.prefix(data.count / 2), isFinal: true)
-            #expect(performing: { _ = try decoder.currentImage() }, throws: S.isBadData)
-        }
-
         @Test func thePixelLimitRefusesTheHeaderBeforeAnyPixelIsAllocated() throws {
             var options = ImageDecodeOptions()
             options.maxPixelCount = 10_000
@@ -129,27 +120,5 @@
             }
         }
 
-        @Test func aCorruptMiddleIsATypedErrorWhileDownloading() throws {
-            var data = try S.data("progressive")
-            // Garbage over the DC groups' data: libjxl's entropy decoder notices.
-            data.replaceSubrange(600..<1800, with: (0..<1200).map { UInt8(($0 * 151 + 7) & 0xFF) })
-            let decoder = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
-            var thrown: WebImageError?
-            for end in stride(from: 0, through: data.count, by: 500) where thrown == nil {
-                decoder.update(data.prefix(end), isFinal: false)
-                do { _ = try decoder.currentImage() } catch { thrown = error }
-            }
-            #expect(thrown?.code == .badImageData)
-            decoder.update(data, isFinal: true)
-            #expect(performing: { _ = try decoder.currentImage() }, throws: S.isBadData)
-        }
-
-        @Test func theManagerPicksTheJPEGXLIncrementalDecoder() throws {
-            let data = try S.data("progressive")
-            #expect(ImageCodersManager.shared.canDecodeIncrementally(data))
-            let decoder = ImageCodersManager.shared.makeIncrementalDecoder(options: ImageDecodeOptions())
-            decoder.update(data.prefix(data.count / 2), isFinal: false)
-            #expect(try decoder.currentImage()?.isIncremental == true)
-        }
     }
 #endif

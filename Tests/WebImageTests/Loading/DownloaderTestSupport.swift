@@ -12,14 +12,8 @@ enum DownloaderTestSupport {
         _ body: (TestOrigin, ImageDownloader) async throws -> T
     ) async throws -> T {
         try await WebImageTests.withOrigin { origin in
-            let downloader = ImageDownloader(config: config)
-            do {
-                let result = try await body(origin, downloader)
-                await downloader.shutdown()
-                return result
-            } catch {
-                await downloader.shutdown()
-                throw error
+            try await shuttingDown(ImageDownloader(config: config), with: { await $0.shutdown() }) { downloader in
+                try await body(origin, downloader)
             }
         }
     }

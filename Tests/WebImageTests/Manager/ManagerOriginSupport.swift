@@ -25,14 +25,7 @@ struct ManagerOriginFixture {
             let fixture = ManagerOriginFixture(
                 origin: origin, downloader: downloader, cache: cache,
                 manager: ImageManager(cache: cache, loader: downloader))
-            do {
-                let result = try await body(fixture)
-                await Self.drainDiskWrites(of: cache)
-                return result
-            } catch {
-                await Self.drainDiskWrites(of: cache)
-                throw error
-            }
+            return try await shuttingDown(fixture, with: { await Self.drainDiskWrites(of: $0.cache) }, body)
         }
     }
 

@@ -42,9 +42,7 @@ struct APNGDecodingTests {
     }
 
     static func decode(_ data: Data, _ configure: (inout ImageDecodeOptions) -> Void = { _ in }) throws -> Image {
-        var options = ImageDecodeOptions()
-        configure(&options)
-        return try ImageCodersManager.shared.decode(data, options: options)
+        try ImageCodersManager.shared.decode(data, configure)
     }
 
     /// Translucent OVER frames round once per blend; everything else is exact.

@@ -7,9 +7,7 @@ import Testing
 @Suite("APNG: encoding animations")
 struct APNGEncodingTests {
     static func encode(_ image: Image, _ configure: (inout ImageEncodeOptions) -> Void = { _ in }) throws -> Data {
-        var options = ImageEncodeOptions()
-        configure(&options)
-        return try ImageCodersManager.shared.encode(image, as: .png, options: options)
+        try ImageCodersManager.shared.encode(image, as: .png, configure)
     }
 
     @Test(arguments: ["dispose-blend", "hidden-default", "palette"])

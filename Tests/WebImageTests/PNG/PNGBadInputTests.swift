@@ -27,9 +27,9 @@ struct PNGBadInputTests {
 
     @Test("random bytes, with and without the PNG signature")
     func randomBytes() {
-        var generator = SplitMix64(state: 42)
+        var generator = SplitMix64(seed: 42)
         for length in [1, 7, 8, 33, 100, 4096] {
-            let noise = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            let noise = Data(generator.bytes(length))
             expectBadData(noise)
             expectBadData(Data(PNGChunkScan.signature) + noise)
         }

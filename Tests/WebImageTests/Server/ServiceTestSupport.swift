@@ -7,13 +7,6 @@ func withImageService<T>(
     _ configuration: ServiceConfiguration, logger: Logger = ImageService.silentLogger,
     _ body: (ImageService) async throws -> T
 ) async throws -> T {
-    let service = try ImageService(configuration: configuration, logger: logger)
-    do {
-        let result = try await body(service)
-        await service.shutdown()
-        return result
-    } catch {
-        await service.shutdown()
-        throw error
-    }
+    try await shuttingDown(
+        try ImageService(configuration: configuration, logger: logger), with: { await $0.shutdown() }, body)
 }

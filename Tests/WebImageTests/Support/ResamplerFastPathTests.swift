@@ -19,7 +19,7 @@ struct ResamplerFastPathTests {
 
     @Test("An integer-ratio box downscale gives each block's exact average, within 1", arguments: [true, false])
     func boxDownscaleAveragesBlocks(opaque: Bool) throws {
-        let source = Self.random(width: 40, height: 30, seed: 7, opaque: opaque)
+        let source = ImageBitmap.noise(width: 40, height: 30, seed: 7, alpha: opaque ? .opaque : .random)
         let out = try source.resampled(to: PixelSize(width: 10, height: 10), filter: .box)
         for y in 0..<10 {
             for x in 0..<10 {
@@ -47,18 +47,18 @@ struct ResamplerFastPathTests {
 
     @Test("Lanczos-3 matches a direct double-precision reference within 1 level", arguments: [true, false])
     func lanczosMatchesReference(opaque: Bool) throws {
-        let source = Self.random(width: 61, height: 47, seed: 3, opaque: opaque)
+        let source = ImageBitmap.noise(width: 61, height: 47, seed: 3, alpha: opaque ? .opaque : .random)
         for size in [
             PixelSize(width: 17, height: 13), PixelSize(width: 29, height: 47), PixelSize(width: 70, height: 60),
         ] {
             let out = try source.resampled(to: size, filter: .lanczos3)
-            let reference = Self.referenceLanczos(source, to: size)
+            let reference = referenceLanczos3(source, to: size)
             var worst = 0
             for i in 0..<out.pixels.count {
                 let alpha = Int(out.pixels[i / 4 * 4 + 3])
                 // Straight colour is only meaningful where alpha is not tiny.
                 guard i % 4 == 3 || alpha >= 32 else { continue }
-                worst = max(worst, abs(Int(out.pixels[i]) - reference[i]))
+                worst = max(worst, abs(Int(out.pixels[i]) - Int(reference.pixels[i])))
             }
             #expect(worst <= 1, "\(size): worst difference \(worst)")
         }
@@ -66,7 +66,7 @@ struct ResamplerFastPathTests {
 
     @Test("Several cores give the same pixels as one")
     func parallelMatchesSerial() throws {
-        let source = Self.random(width: 1200, height: 900, seed: 5, opaque: false)
+        let source = ImageBitmap.noise(width: 1200, height: 900, seed: 5, alpha: .random)
         let size = PixelSize(width: 301, height: 200)
         let one = try source.resampled(to: size, usesMultipleCores: false)
         let many = try source.resampled(to: size, usesMultipleCores: true)
@@ -75,7 +75,7 @@ struct ResamplerFastPathTests {
 
     @Test("The row-fused and the columns-last paths agree within 1 level", arguments: [true, false])
     func bothPassOrdersAgree(opaque: Bool) throws {
-        let source = Self.random(width: 45, height: 38, seed: 9, opaque: opaque)
+        let source = ImageBitmap.noise(width: 45, height: 38, seed: 9, alpha: opaque ? .opaque : .random)
         let size = PixelSize(width: 19, height: 12)
         let horizontal = ResamplingContributions(inputCount: 45, outputCount: 19, filter: .lanczos3)
         let vertical = ResamplingContributions(inputCount: 38, outputCount: 12, filter: .lanczos3)
@@ -86,60 +86,5 @@ struct ResamplerFastPathTests {
         for i in 0..<fused.pixels.count where classic.pixels[i / 4 * 4 + 3] >= 32 || i % 4 == 3 {
             #expect(abs(Int(fused.pixels[i]) - Int(classic.pixels[i])) <= 1, "byte \(i)")
         }
-    }
-
-    // MARK: - Helpers
-
-    static func random(width: Int, height: Int, seed: UInt64, opaque: Bool) -> ImageBitmap {
-        var random = SplitMix64(seed: seed)
-        var bitmap = ImageBitmap(width: width, height: height, fill: .clear)
-        for i in 0..<bitmap.pixels.count {
-            bitmap.pixels[i] = opaque && i % 4 == 3 ? 255 : UInt8.random(in: 0...255, using: &random)
-        }
-        return bitmap
-    }
-
-    /// Lanczos-3 weights for one output coordinate, widened by the reduction factor, normalised.
-    static func weights(output: Int, inputCount: Int, outputCount: Int) -> [(Int, Double)] {
-        let scale = Double(inputCount) / Double(outputCount)
-        let stretch = max(scale, 1)
-        let centre = (Double(output) + 0.5) * scale
-        var result: [(Int, Double)] = []
-        for i in 0..<inputCount {
-            let x = abs((Double(i) + 0.5 - centre) / stretch)
-            let w = x < 1e-9 ? 1 : (x >= 3 ? 0 : 3 * sin(.pi * x) * sin(.pi * x / 3) / (.pi * .pi * x * x))
-            if w != 0 { result.append((i, w)) }
-        }
-        let total = result.reduce(0) { $0 + $1.1 }
-        return result.map { ($0.0, $0.1 / total) }
-    }
-
-    /// Direct 2-D Lanczos-3 in premultiplied alpha; straight RGBA bytes, rounded and clamped.
-    static func referenceLanczos(_ bitmap: ImageBitmap, to size: PixelSize) -> [Int] {
-        var out = [Int](repeating: 0, count: size.width * size.height * 4)
-        let columns = (0..<size.width).map { weights(output: $0, inputCount: bitmap.width, outputCount: size.width) }
-        let rows = (0..<size.height).map { weights(output: $0, inputCount: bitmap.height, outputCount: size.height) }
-        for y in 0..<size.height {
-            for x in 0..<size.width {
-                var sums = [Double](repeating: 0, count: 4)
-                for (sy, wy) in rows[y] {
-                    for (sx, wx) in columns[x] {
-                        let p = bitmap[sx, sy]
-                        let wa = wy * wx * Double(p.a)
-                        sums[0] += wa * Double(p.r)
-                        sums[1] += wa * Double(p.g)
-                        sums[2] += wa * Double(p.b)
-                        sums[3] += wa
-                    }
-                }
-                let o = (y * size.width + x) * 4
-                let alpha = min(max(sums[3].rounded(), 0), 255)
-                out[o + 3] = Int(clamping: alpha)
-                for c in 0..<3 where alpha > 0 {
-                    out[o + c] = min(max(Int(clamping: sums[c] / sums[3], rounding: .toNearestOrAwayFromZero), 0), 255)
-                }
-            }
-        }
-        return out
     }
 }

@@ -7,18 +7,11 @@
     /// TIFF through libtiff: every layout of the fixtures against Pillow's decodes, pages as frames,
     /// orientation, lossless round trips and bad input.
     @Suite("TIFF")
-    struct TIFFCoderTests {
-        static func data(_ name: String) throws -> Data { try Fixtures.data("tiff/\(name).tif") }
-
-        static func reference(_ name: String, _ size: PixelSize) throws -> ImageBitmap {
-            try ImageBitmap(width: size.width, height: size.height, pixels: Array(Fixtures.data("tiff/\(name).rgba")))
-        }
-
-        static func decode(_ data: Data, _ configure: (inout ImageDecodeOptions) -> Void = { _ in }) throws -> Image {
-            var options = ImageDecodeOptions()
-            configure(&options)
-            return try ImageCodersManager.shared.decode(data, options: options)
-        }
+    struct TIFFCoderTests: CoderFixtures {
+        static let folder = "tiff"
+        static let fileExtension = "tif"
+        static let format = ImageFormat.tiff
+        static var coder: any ImageCoding { ImageCodersManager.shared }
 
         @Test(arguments: [
             ("rgb_none", 0), ("rgb_lzw", 0), ("rgb_deflate", 0), ("rgb_packbits", 0), ("rgb_tiled", 0), ("palette", 0),
@@ -31,7 +24,7 @@
             #expect(image.format == .tiff && !image.hasAlpha)
             #expect(image.bitmap.size == PixelSize(width: 64, height: 48))
             let reference = try Self.reference(name, image.bitmap.size)
-            #expect(TransformTestSupport.maxChannelDifference(image.bitmap, reference) <= tolerance, "\(name)")
+            #expect(PixelMetrics.maxChannelDifference(image.bitmap, reference) <= tolerance, "\(name)")
         }
 
         @Test func alphaComesOutStraightNotPremultiplied() throws {

@@ -9,7 +9,7 @@ struct TerminalKittyRenderingTests {
 
     @Test("the pixels go in base64 chunks of at most 4096 bytes and decode back to the same RGBA")
     func chunkingAndRoundTrip() throws {
-        let bitmap = TerminalTestImages.noise(width: 64, height: 64)  // 16384 bytes, 21848 in base64
+        let bitmap = ImageBitmap.noise(width: 64, height: 64)  // 16384 bytes, 21848 in base64
         let rendering = try renderer.render(bitmap, columns: 80, imageID: 42)
         var terminal = VirtualTerminal(columns: 80, rows: 24)
         terminal.feed(rendering.bytes)
@@ -31,7 +31,7 @@ struct TerminalKittyRenderingTests {
 
     @Test("every chunk but the last says more follows")
     func moreFlags() throws {
-        let bitmap = TerminalTestImages.noise(width: 40, height: 40)
+        let bitmap = ImageBitmap.noise(width: 40, height: 40)
         let text = String(decoding: try renderer.render(bitmap, columns: 80).bytes, as: UTF8.self)
         let commands = text.split(separator: "\u{1B}_G").dropFirst().map(String.init)
         #expect(commands.count == 3)  // 6400 bytes, 8536 in base64
@@ -42,7 +42,7 @@ struct TerminalKittyRenderingTests {
 
     @Test("a large image is resampled to the cells it covers, not sent whole")
     func downscaled() throws {
-        let bitmap = TerminalTestImages.noise(width: 800, height: 600)
+        let bitmap = ImageBitmap.noise(width: 800, height: 600)
         let rendering = try renderer.render(bitmap, columns: 10)
         var terminal = VirtualTerminal(columns: 80, rows: 24)
         terminal.feed(rendering.bytes)

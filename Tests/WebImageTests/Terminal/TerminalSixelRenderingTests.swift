@@ -41,7 +41,7 @@ struct TerminalSixelRenderingTests {
 
     @Test("a many-colour image uses at most 256 registers and comes back within the quantisation error")
     func paletteLimit() throws {
-        let bitmap = TerminalTestImages.noise(width: 60, height: 40)
+        let bitmap = ImageBitmap.noise(width: 60, height: 40)
         var terminal = VirtualTerminal(columns: 80, rows: 24)
         terminal.feed(try renderer.render(bitmap, columns: 80).bytes)
         let image = try #require(terminal.sixelImages.only)

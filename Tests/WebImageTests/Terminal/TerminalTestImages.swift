@@ -13,18 +13,6 @@ enum TerminalTestImages {
         }
         return bitmap
     }
-
-    /// Deterministic noise: many colours, for palette limits and resampling.
-    static func noise(width: Int, height: Int, seed: UInt64 = 7) -> ImageBitmap {
-        var state = seed
-        return bitmap(width: width, height: height) { _, _ in
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            let bits = state >> 24
-            return RGBA8(
-                r: UInt8(truncatingIfNeeded: bits), g: UInt8(truncatingIfNeeded: bits >> 8),
-                b: UInt8(truncatingIfNeeded: bits >> 16))
-        }
-    }
 }
 
 extension VirtualTerminal.RGB {

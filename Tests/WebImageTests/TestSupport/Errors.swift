@@ -41,6 +41,11 @@ func expectBadImageData(
     expectWebImageError(comment, sourceLocation: sourceLocation, matching: \.isBadImageData, body)
 }
 
+/// Whether `error` is ``WebImageError/badImageData(_:underlying:)``, for `#expect(performing:throws:)`.
+func isBadImageData(_ error: any Error) -> Bool {
+    (error as? WebImageError)?.isBadImageData == true
+}
+
 extension Result where Failure == WebImageError {
     /// The error, or nil on success.
     var error: WebImageError? {

@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 
 /// Committed test images under `Tests/Fixtures` (made by `Tests/Fixtures/generate.py`).
 enum Fixtures {
@@ -11,6 +12,12 @@ enum Fixtures {
     /// The bytes of `relativePath`, e.g. `"png/rgba8.png"`.
     static func data(_ relativePath: String) throws -> Data {
         try Data(contentsOf: directory.appendingPathComponent(relativePath))
+    }
+
+    /// The raw RGBA pixels at `relativePath` (a generator's reference decode, e.g.
+    /// `"avif/photo.rgba"`), as a bitmap of `size`.
+    static func pixels(_ relativePath: String, _ size: PixelSize) throws -> ImageBitmap {
+        try ImageBitmap(width: size.width, height: size.height, pixels: Array(data(relativePath)))
     }
 
     /// Every image fixture (by relative path), for tests that sweep all of them.

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import WebImage
 
 /// Whether every channel of `a` is within `tolerance` of `b`.
@@ -22,9 +23,9 @@ func sharesStorage(_ a: ImageBitmap, _ b: ImageBitmap) -> Bool {
 
 /// Differences between two bitmaps of one size, for decoders compared with a reference.
 enum PixelMetrics {
-    /// The largest difference of any channel, over pixels visible in both (alpha > 0), and of
-    /// alpha everywhere.
-    static func maxVisibleDifference(_ a: ImageBitmap, _ b: ImageBitmap) -> Int {
+    /// The largest difference of any channel, over pixels visible in both (alpha at least
+    /// `minimumAlpha`: colour below it is imprecise), and of alpha everywhere.
+    static func maxVisibleDifference(_ a: ImageBitmap, _ b: ImageBitmap, minimumAlpha: UInt8 = 1) -> Int {
         precondition(a.size == b.size)
         var worst = 0
         for y in 0..<a.height {
@@ -32,12 +33,18 @@ enum PixelMetrics {
                 let p = a[x, y]
                 let q = b[x, y]
                 worst = max(worst, abs(Int(p.a) - Int(q.a)))
-                if p.a > 0 && q.a > 0 {
+                if p.a >= minimumAlpha && q.a >= minimumAlpha {
                     worst = max(worst, abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)), abs(Int(p.b) - Int(q.b)))
                 }
             }
         }
         return worst
+    }
+
+    /// The largest difference of any channel, alpha included, between two bitmaps of one size.
+    static func maxChannelDifference(_ a: ImageBitmap, _ b: ImageBitmap) -> Int {
+        precondition(a.size == b.size)
+        return zip(a.pixels, b.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
     }
 
     /// Peak signal-to-noise ratio over the colour channels, in dB.

@@ -23,7 +23,7 @@ struct BlurTransformerTests {
 
     @Test("The mean colour of a random opaque image is kept within one level per channel")
     func meanColourIsPreserved() throws {
-        let source = Self.randomBitmap(width: 96, height: 64, seed: 11, opaque: true)
+        let source = ImageBitmap.noise(width: 96, height: 64, seed: 11)
         for radius in [1.0, 4, 10] {
             let out = try ImageBlurTransformer(radius: radius).transformedImage(Image(bitmap: source), forKey: "k")
             let before = Self.channelMeans(source)
@@ -36,7 +36,7 @@ struct BlurTransformerTests {
 
     @Test("Away from the edges the result matches a direct Gaussian with σ = radius", arguments: [1.5, 4.0, 9.0])
     func matchesGaussianReference(radius: Double) throws {
-        let source = Self.randomBitmap(width: 100, height: 80, seed: 5, opaque: false)
+        let source = ImageBitmap.noise(width: 100, height: 80, seed: 5, alpha: .random)
         let out = try ImageBlurTransformer(radius: radius).transformedImage(Image(bitmap: source), forKey: "k").bitmap
         let reference = Self.referenceGaussian(source, sigma: radius)
         // Near an edge the two differ by design: each box pass extends the edge pixel of the
@@ -101,7 +101,7 @@ struct BlurTransformerTests {
     @Test("Radius 0 returns the same pixels, flagged as transformed, metadata kept")
     func zeroRadiusIsIdentity() throws {
         let source = Image(
-            bitmap: Self.randomBitmap(width: 9, height: 7, seed: 1, opaque: false), scale: 2, orientation: .right,
+            bitmap: ImageBitmap.noise(width: 9, height: 7, seed: 1, alpha: .random), scale: 2, orientation: .right,
             format: .png)
         let out = try ImageBlurTransformer(radius: 0).transformedImage(source, forKey: "k")
         #expect(out.bitmap == source.bitmap)
@@ -112,7 +112,7 @@ struct BlurTransformerTests {
     @Test("Blurring keeps orientation, scale and format and changes the pixels")
     func metadataIsKept() throws {
         let source = Image(
-            bitmap: Self.randomBitmap(width: 9, height: 7, seed: 2, opaque: true), scale: 3, orientation: .left,
+            bitmap: ImageBitmap.noise(width: 9, height: 7, seed: 2), scale: 3, orientation: .left,
             format: .jpeg)
         let out = try ImageBlurTransformer(radius: 1).transformedImage(source, forKey: "k")
         #expect(
@@ -131,7 +131,7 @@ struct BlurTransformerTests {
 
     @Test("Huge radii and 1-pixel images work")
     func extremeSizes() throws {
-        let line = Self.randomBitmap(width: 1, height: 9, seed: 4, opaque: false)
+        let line = ImageBitmap.noise(width: 1, height: 9, seed: 4, alpha: .random)
         let out = try ImageBlurTransformer(radius: 500).transformedImage(Image(bitmap: line), forKey: "k")
         #expect(out.bitmap.size == line.size)
         let dot = ImageBitmap(width: 1, height: 1, fill: RGBA8(r: 1, g: 2, b: 3, a: 4))
@@ -140,7 +140,7 @@ struct BlurTransformerTests {
 
     @Test("Several cores give the same pixels as one")
     func parallelMatchesSerial() throws {
-        let source = Image(bitmap: Self.randomBitmap(width: 700, height: 400, seed: 9, opaque: false))
+        let source = Image(bitmap: ImageBitmap.noise(width: 700, height: 400, seed: 9, alpha: .random))
         var serial = ImageBlurTransformer(radius: 6)
         serial.usesMultipleCores = false
         let one = try serial.transformedImage(source, forKey: "k")
@@ -155,15 +155,6 @@ struct BlurTransformerTests {
     }
 
     // MARK: - Helpers
-
-    static func randomBitmap(width: Int, height: Int, seed: UInt64, opaque: Bool) -> ImageBitmap {
-        var random = SplitMix64(seed: seed)
-        var bitmap = ImageBitmap(width: width, height: height, fill: .clear)
-        for i in 0..<bitmap.pixels.count {
-            bitmap.pixels[i] = i % 4 == 3 && opaque ? 255 : UInt8.random(in: 0...255, using: &random)
-        }
-        return bitmap
-    }
 
     static func channelMeans(_ bitmap: ImageBitmap) -> [Double] {
         var sums = [Double](repeating: 0, count: 4)

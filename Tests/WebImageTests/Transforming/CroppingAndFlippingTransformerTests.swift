@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Cropping and flipping transformers")
 struct CroppingAndFlippingTransformerTests {
-    let source = TransformTestSupport.noise(width: 13, height: 9)
+    let source = ImageBitmap.noise(width: 13, height: 9)
 
     @Test("A crop inside the image takes exactly those pixels")
     func exactCrop() throws {

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Pipeline and closure transformers")
 struct PipelineAndClosureTransformerTests {
-    let source = TransformTestSupport.noise(width: 12, height: 8)
+    let source = ImageBitmap.noise(width: 12, height: 8)
 
     @Test("A pipeline applies its steps in order")
     func appliesInOrder() throws {
@@ -49,7 +49,7 @@ struct PipelineAndClosureTransformerTests {
 
     @Test("A closure transformer gets upright pixels and its errors pass through")
     func closure() throws {
-        let stored = TransformTestSupport.noise(width: 6, height: 3)
+        let stored = ImageBitmap.noise(width: 6, height: 3)
         let image = Image(bitmap: stored, orientation: .right, format: .jpeg, hasAlpha: false)
         let seen = try ImageClosureTransformer(key: "size") { input in
             #expect(input.orientation == .up)
@@ -65,7 +65,7 @@ struct PipelineAndClosureTransformerTests {
 
     @Test("Built-in transformers work on the pixels as shown and return an upright image")
     func orientationIsApplied() throws {
-        let stored = TransformTestSupport.noise(width: 6, height: 3)
+        let stored = ImageBitmap.noise(width: 6, height: 3)
         let upright = stored.applyingOrientation(.left)
         let image = Image(bitmap: stored, orientation: .left, format: .jpeg, hasAlpha: false)
         let cropped = try ImageCroppingTransformer(x: 0, y: 0, width: 3, height: 6).transformedImage(image, forKey: "k")

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Rotation transformer")
 struct RotationTransformerTests {
-    let source = TransformTestSupport.noise(width: 7, height: 4)
+    let source = ImageBitmap.noise(width: 7, height: 4)
 
     private func rotate(_ degrees: Double, fitSize: Bool = true, _ bitmap: ImageBitmap? = nil) throws -> Image {
         try ImageRotationTransformer(angle: degrees * .pi / 180, fitSize: fitSize)
@@ -38,7 +38,7 @@ struct RotationTransformerTests {
 
     @Test("Quarter turns keeping the size centre the rotated pixels exactly on a transparent canvas")
     func quarterTurnKeepingSize() throws {
-        let square = TransformTestSupport.noise(width: 5, height: 5)
+        let square = ImageBitmap.noise(width: 5, height: 5)
         let rotatedSquare = try rotate(90, fitSize: false, square)
         for y in 0..<5 { for x in 0..<5 { #expect(rotatedSquare.bitmap[x, y] == square[4 - y, x]) } }
         #expect(!rotatedSquare.hasAlpha)

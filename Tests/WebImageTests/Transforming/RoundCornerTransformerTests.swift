@@ -9,7 +9,7 @@ struct RoundCornerTransformerTests {
 
     @Test("Corners turn transparent with antialiased edges; the centre is untouched")
     func roundsCorners() throws {
-        let source = TransformTestSupport.noise(width: 40, height: 30)
+        let source = ImageBitmap.noise(width: 40, height: 30)
         let result = try ImageRoundCornerTransformer(radius: 10)
             .transformedImage(TransformTestSupport.image(source, format: .jpeg, hasAlpha: false), forKey: "k")
         let bitmap = result.bitmap

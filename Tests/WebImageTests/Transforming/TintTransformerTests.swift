@@ -74,7 +74,7 @@ struct TintTransformerTests {
 
     @Test("Every blend mode produces the alpha its compositing formula gives")
     func everyModeAlpha() throws {
-        let noise = TransformTestSupport.noise(width: 16, height: 16, opaque: false)
+        let noise = ImageBitmap.noise(width: 16, height: 16, alpha: .random)
         let sa = 200.0 / 255
         for mode in ImageBlendMode.allCases {
             let result = try ImageTintTransformer(color: RGBA8(r: 10, g: 200, b: 90, a: 200), blendMode: mode)

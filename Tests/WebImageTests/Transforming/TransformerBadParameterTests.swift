@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Transformer bad parameters")
 struct TransformerBadParameterTests {
-    let image = TransformTestSupport.image(TransformTestSupport.noise(width: 10, height: 10))
+    let image = TransformTestSupport.image(ImageBitmap.noise(width: 10, height: 10))
 
     private func expectError(
         _ transformer: any ImageTransforming, _ matches: (WebImageError) -> Bool,
@@ -45,7 +45,7 @@ struct TransformerBadParameterTests {
 
     @Test("A huge box around a small result is fine for aspect fit")
     func hugeBoxSmallResult() throws {
-        let wide = TransformTestSupport.image(TransformTestSupport.noise(width: 10, height: 1))
+        let wide = TransformTestSupport.image(ImageBitmap.noise(width: 10, height: 1))
         let result = try ImageResizingTransformer(size: PixelSize(width: 20, height: Int.max), scaleMode: .aspectFit)
             .transformedImage(wide, forKey: "k")
         #expect(result.bitmap.size == PixelSize(width: 20, height: 2))
@@ -53,7 +53,7 @@ struct TransformerBadParameterTests {
 
     @Test("Cropping a bitmap outside its bounds is an invalid argument")
     func bitmapCropOutside() {
-        let bitmap = TransformTestSupport.noise(width: 4, height: 4)
+        let bitmap = ImageBitmap.noise(width: 4, height: 4)
         for rect in [
             PixelRect(x: 0, y: 0, width: 5, height: 1), PixelRect(x: -1, y: 0, width: 1, height: 1),
             PixelRect(x: 0, y: 0, width: 0, height: 1), PixelRect(x: Int.max, y: 0, width: 1, height: 1),

@@ -20,7 +20,7 @@ struct WebPBadInputTests {
     @Test func randomBytesAreRejected() {
         var generator = SplitMix64(seed: 42)
         for length in [1, 11, 12, 100, 4096] {
-            let data = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            let data = Data(generator.bytes(length))
             #expect(!coder.canDecode(data))
             #expect(throws: WebImageError.self) { try coder.decode(data, options: ImageDecodeOptions()) }
         }
@@ -29,7 +29,7 @@ struct WebPBadInputTests {
     @Test func riffWebPHeaderFollowedByGarbageThrows() {
         var generator = SplitMix64(seed: 7)
         for length in [0, 4, 30, 500] {
-            let garbage = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let garbage = generator.bytes(length)
             let data = Data(Array("RIFF".utf8) + le32(length + 4) + Array("WEBP".utf8) + garbage)
             #expect(coder.canDecode(data))
             expectBadImageData { try coder.decode(data, options: ImageDecodeOptions()) }

@@ -78,15 +78,6 @@ struct WebPIncrementalDecodingTests {
         #expect(image.frameCount == 5 && !image.isIncremental)
     }
 
-    @Test func truncatedDownloadThrowsWhenFinal() throws {
-        let data = try Fixtures.data("webp/photo.webp")
-        let decoder = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
-        decoder.update(data.prefix(data.count / 2), isFinal: false)
-        #expect(try decoder.currentImage() != nil)
-        decoder.update(data.prefix(data.count / 2), isFinal: true)
-        #expect(throws: WebImageError.self) { try decoder.currentImage() }
-    }
-
     @Test func garbageAndOversizedDownloadsThrow() throws {
         let garbage = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
         // A complete VP8 chunk whose frame header is garbage.

@@ -56,22 +56,14 @@
                     isThumbnail: target != nil, metadata: session.metadata(options.readMetadata))
             }
             let metadata = session.metadata(options.readMetadata)
-            let eager = options.decodesFramesEagerly(frameSize: out, frameCount: session.frameCount)
-            let animation: ImageAnimation
-            let poster: ImageBitmap
-            if eager {
-                var frames: [ImageFrame] = []
-                frames.reserveCapacity(session.frameCount)
-                for index in 0..<session.frameCount {
-                    frames.append(ImageFrame(bitmap: try session.frame(at: index), duration: session.durations[index]))
+            // The session moves into the provider, so the choice is made here rather than in a closure.
+            let (animation, poster) =
+                options.decodesFramesEagerly(frameSize: out, frameCount: session.frameCount)
+                ? try ImageAnimation.decodedEagerly(frameCount: session.frameCount, loopCount: 0) {
+                    index throws(WebImageError) in
+                    ImageFrame(bitmap: try session.frame(at: index), duration: session.durations[index])
                 }
-                poster = frames[0].bitmap
-                animation = ImageAnimation(frames: frames, loopCount: 0)
-            } else {
-                let provider = DecoderSessionAnimationProvider(data: data, session: session)
-                poster = try provider.frame(at: 0)
-                animation = ImageAnimation(provider: provider)
-            }
+                : try ImageAnimation.onDemand(DecoderSessionAnimationProvider(data: data, session: session))
             return Image(
                 bitmap: poster, scale: scale, format: .avif, animation: animation, hasAlpha: session.hasAlpha,
                 isThumbnail: target != nil, metadata: metadata)

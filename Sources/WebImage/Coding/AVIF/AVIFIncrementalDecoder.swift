@@ -131,22 +131,15 @@
             // for the last decoded row belongs to tiles not decoded yet: that row waits for them.
             let isSubsampled = image.pointee.yuvFormat == AVIF_PIXEL_FORMAT_YUV420
             let shown = rows < size.height && isSubsampled ? rows - 1 : rows
-            var bitmap = try ImageBitmap(width: size.width, height: size.height) { buffer throws(WebImageError) in
+            let bitmap = try ImageBitmap(width: size.width, height: size.height) { buffer throws(WebImageError) in
                 UnsafeMutableBufferPointer(rebasing: buffer[(rows * size.width * 4)...]).initialize(repeating: 0)
                 try AVIFDecoderSession.writeRGBA(of: image, rows: rows, into: buffer)
                 UnsafeMutableBufferPointer(rebasing: buffer[(shown * size.width * 4)...]).update(repeating: 0)
             }
-            let target = DecodeGeometry.targetSize(
-                storedSize: size, orientation: header.orientation, frameCount: 1, options: options)
-            if let target { bitmap = try bitmap.resampled(to: target) }
-            let turns = options.applyOrientation && header.orientation != .up
-            if turns { bitmap = bitmap.applyingOrientation(header.orientation) }
-            let metadata = AVIFDecoderSession.metadata(of: image, options.readMetadata)
-            return Image(
-                bitmap: bitmap, scale: options.scaleFactor >= 1 ? options.scaleFactor : 1,
-                orientation: turns ? .up : header.orientation, format: .avif,
-                hasAlpha: header.hasAlpha || shown < size.height, isIncremental: true, isThumbnail: target != nil,
-                metadata: metadata)
+            return try options.partialImage(
+                bitmap, orientation: header.orientation, format: .avif,
+                hasAlpha: header.hasAlpha || shown < size.height,
+                metadata: AVIFDecoderSession.metadata(of: image, options.readMetadata))
         }
 
         /// Forgets everything decoded, for a download that started over.

@@ -32,21 +32,23 @@ extension GIFCoder {
             return image(try Self.output(compositor.bitmap, size: target), nil)
         }
 
-        let outputSize = target ?? canvasSize
-        if !options.decodesFramesEagerly(frameSize: outputSize, frameCount: frameCount) {
-            let provider = try GIFAnimatedImageProvider(data: data, container: container, options: options)
-            return image(try provider.frame(at: 0), ImageAnimation(provider: provider))
-        }
-
-        var compositor = GIFCompositor(container: container, maxPixelCount: options.maxPixelCount)
-        var frames: [ImageFrame] = []
-        frames.reserveCapacity(frameCount)
-        for frame in container.frames {
-            try compositor.renderNext(from: data)
-            frames.append(
-                ImageFrame(bitmap: try Self.output(compositor.bitmap, size: target), duration: frame.duration))
-        }
-        return image(frames[0].bitmap, ImageAnimation(frames: frames, loopCount: container.loopCount))
+        // Made by the first eager frame: a lazy provider has a canvas of its own.
+        var compositor: GIFCompositor?
+        let (animation, poster) = try ImageAnimation.decoded(
+            frameCount: frameCount, frameSize: target ?? canvasSize, loopCount: container.loopCount, options: options,
+            frame: { index throws(WebImageError) in
+                // Moved out and back, so the canvas is never shared while it is drawn on.
+                var canvas =
+                    compositor.take() ?? GIFCompositor(container: container, maxPixelCount: options.maxPixelCount)
+                try canvas.renderNext(from: data)
+                compositor = canvas
+                return ImageFrame(
+                    bitmap: try Self.output(canvas.bitmap, size: target), duration: container.frames[index].duration)
+            },
+            provider: { () throws(WebImageError) in
+                try GIFAnimatedImageProvider(data: data, container: container, options: options)
+            })
+        return image(poster, animation)
     }
 
     /// The canvas at the output size.

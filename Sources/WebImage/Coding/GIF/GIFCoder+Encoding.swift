@@ -49,7 +49,7 @@ extension GIFCoder {
             throw .encodingFailed("giflib: \(Self.giflibMessage(status))")
         }
         var writer = GIFWriter(gif: gif)
-        let canvas = GIFRect(x: 0, y: 0, width: size.width, height: size.height)
+        let canvas = PixelRect(x: 0, y: 0, width: size.width, height: size.height)
         do throws(WebImageError) {
             // A frame is written once the next one is known: its disposal depends on it.
             var pending: GIFPendingFrame?
@@ -66,13 +66,19 @@ extension GIFCoder {
                 var masked: GIFQuantizedFrame?
                 if let pending, let previous, pending.isOpaque && isOpaque {
                     rect =
-                        GIFFrameDiff.changedRect(from: previous, to: bitmap) ?? GIFRect(x: 0, y: 0, width: 1, height: 1)
+                        GIFFrameDiff.changedRect(from: previous, to: bitmap)
+                        ?? PixelRect(x: 0, y: 0, width: 1, height: 1)
                     // Unchanged pixels become the transparent index, unless that costs exact colours.
                     masked = GIFQuantizer.exactPalette(
                         GIFFrameDiff.maskingUnchanged(bitmap, previous: previous, in: rect))
                 }
                 if let pending { try writer.add(pending, disposal: pending.isOpaque && isOpaque ? 1 : 2) }
-                let quantized = masked ?? GIFQuantizer.quantize(GIFFrameDiff.crop(bitmap, to: rect))
+                let quantized: GIFQuantizedFrame
+                if let masked {
+                    quantized = masked
+                } else {
+                    quantized = GIFQuantizer.quantize(try bitmap.cropped(to: rect))
+                }
                 if index == 0 {
                     try writer.start(size: size, palette: quantized, loopCount: animation?.loopCount)
                 }
@@ -106,7 +112,7 @@ extension GIFCoder {
 /// A frame quantized and placed, waiting for its disposal to be known.
 private struct GIFPendingFrame {
     var quantized: GIFQuantizedFrame
-    var rect: GIFRect
+    var rect: PixelRect
     var isFirst: Bool
     var isOpaque: Bool
     var delay: Int

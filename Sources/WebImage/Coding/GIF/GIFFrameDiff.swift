@@ -1,11 +1,3 @@
-/// A rectangle of the canvas, in pixels.
-struct GIFRect: Equatable {
-    var x: Int
-    var y: Int
-    var width: Int
-    var height: Int
-}
-
 /// Frame-to-frame geometry for the encoder: opaque frames after an opaque frame are written
 /// as the rectangle that changed, on top of the kept previous frame.
 enum GIFFrameDiff {
@@ -23,7 +15,7 @@ enum GIFFrameDiff {
 
     /// The smallest rectangle holding every pixel that differs between two bitmaps of one
     /// size, or nil when they are equal.
-    static func changedRect(from old: ImageBitmap, to new: ImageBitmap) -> GIFRect? {
+    static func changedRect(from old: ImageBitmap, to new: ImageBitmap) -> PixelRect? {
         precondition(old.size == new.size, "frames must share the canvas size")
         let width = new.width
         var minX = width
@@ -51,29 +43,14 @@ enum GIFFrameDiff {
             }
         }
         guard minY >= 0 else { return nil }
-        return GIFRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
-    }
-
-    /// The pixels of `rect` (inside the bitmap) as their own bitmap.
-    static func crop(_ bitmap: ImageBitmap, to rect: GIFRect) -> ImageBitmap {
-        if rect == GIFRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height) { return bitmap }
-        return bitmap.pixels.withUnsafeBufferPointer { source in
-            ImageBitmap(width: rect.width, height: rect.height) { target in
-                let rowBytes = rect.width * 4
-                for row in 0..<rect.height {
-                    let from = ((rect.y + row) * bitmap.width + rect.x) * 4
-                    let to = row * rowBytes
-                    for i in 0..<rowBytes { target[to + i] = source[from + i] }
-                }
-            }
-        }
+        return PixelRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
     }
 }
 
 extension GIFFrameDiff {
     /// `bitmap`'s pixels in `rect`, with those equal to `previous` made transparent so they
     /// show the kept frame beneath and compress as runs of the transparent index.
-    static func maskingUnchanged(_ bitmap: ImageBitmap, previous: ImageBitmap, in rect: GIFRect) -> ImageBitmap {
+    static func maskingUnchanged(_ bitmap: ImageBitmap, previous: ImageBitmap, in rect: PixelRect) -> ImageBitmap {
         bitmap.pixels.withUnsafeBytes { newRaw in
             previous.pixels.withUnsafeBytes { oldRaw in
                 let new = newRaw.bindMemory(to: UInt32.self)

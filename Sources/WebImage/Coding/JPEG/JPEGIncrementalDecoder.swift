@@ -9,11 +9,11 @@ final class JPEGIncrementalDecoder: IncrementalImageDecoding {
     private let options: ImageDecodeOptions
     private var data = Data()
     private var isFinal = false
-    /// The bytes the last decode was attempted on, and whether they were final.
-    private var attempt: (length: Int, isFinal: Bool)?
-    /// The last image decoded, and the error from the final data if it failed.
+    /// The bytes the last partial decode was attempted on.
+    private var attempt: Int?
+    /// The last partial image decoded.
     private var image: Image?
-    private var finalError: WebImageError?
+    private var finalDecode = FinalDecode()
 
     init(options: ImageDecodeOptions) {
         self.options = options
@@ -26,17 +26,10 @@ final class JPEGIncrementalDecoder: IncrementalImageDecoding {
 
     func currentImage() throws(WebImageError) -> Image? {
         if isFinal {
-            if attempt?.length != data.count || attempt?.isFinal != true {
-                attempt = (data.count, true)
-                do throws(WebImageError) {
-                    image = try JPEGCoder().decode(data, options: options)
-                    finalError = nil
-                } catch {
-                    finalError = error
-                }
+            let options = options
+            return try finalDecode.image(of: data) { data throws(WebImageError) in
+                try JPEGCoder().decode(data, options: options)
             }
-            if let finalError { throw finalError }
-            return image
         }
         let snapshot = data
         return try snapshot.withUnsafeBytesTyped { bytes throws(WebImageError) -> Image? in
@@ -52,8 +45,8 @@ final class JPEGIncrementalDecoder: IncrementalImageDecoding {
             } else {
                 usable = bytes.count
             }
-            guard attempt?.length != usable || attempt?.isFinal == true else { return image }
-            attempt = (usable, false)
+            guard attempt != usable else { return image }
+            attempt = usable
             let prefix = UnsafeRawBufferPointer(rebasing: bytes[..<usable])
             do throws(WebImageError) {
                 if let partial = try JPEGCoder.decode(prefix, options: options, partial: true) {

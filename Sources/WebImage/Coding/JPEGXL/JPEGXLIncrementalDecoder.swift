@@ -173,18 +173,11 @@
         /// A copy of the output buffer as the options want it shown.
         private func makePartialImage() throws(WebImageError) -> Image {
             guard let header, let pixels else { throw .badImageData("the JPEG XL download has no pixels yet") }
-            let target = DecodeGeometry.targetSize(
-                storedSize: header.size, orientation: header.orientation, frameCount: 1, options: options)
-            var bitmap = ImageBitmap(width: header.size.width, height: header.size.height) { buffer in
+            let bitmap = ImageBitmap(width: header.size.width, height: header.size.height) { buffer in
                 _ = buffer.initialize(fromContentsOf: pixels)
             }
-            if let target { bitmap = try bitmap.resampled(to: target) }
-            let turns = options.applyOrientation && header.orientation != .up
-            if turns { bitmap = bitmap.applyingOrientation(header.orientation) }
-            return Image(
-                bitmap: bitmap, scale: options.scaleFactor >= 1 ? options.scaleFactor : 1,
-                orientation: turns ? .up : header.orientation, format: .jpegXL, hasAlpha: header.hasAlpha,
-                isIncremental: true, isThumbnail: target != nil,
+            return try options.partialImage(
+                bitmap, orientation: header.orientation, format: .jpegXL, hasAlpha: header.hasAlpha,
                 metadata: ImageMetadata(iccProfile: header.iccProfile).filtered(to: options.readMetadata))
         }
 

@@ -27,11 +27,11 @@ extension PNGCoder {
         for (index, (bitmap, duration)) in frames.enumerated() {
             let rect =
                 index == 0
-                ? GIFRect(x: 0, y: 0, width: canvas.width, height: canvas.height)
+                ? PixelRect(x: 0, y: 0, width: canvas.width, height: canvas.height)
                 : GIFFrameDiff.changedRect(from: frames[index - 1].0, to: bitmap)
-                    ?? GIFRect(x: 0, y: 0, width: 1, height: 1)
+                    ?? PixelRect(x: 0, y: 0, width: 1, height: 1)
             let stream = try Self.imageData(
-                GIFFrameDiff.crop(bitmap, to: rect), keepAlpha: keepAlpha, level: level, effort: options.effort)
+                bitmap.cropped(to: rect), keepAlpha: keepAlpha, level: level, effort: options.effort)
             APNGFrameDecoder.append("fcTL", Self.frameControl(sequence, rect, duration), to: &png)
             sequence += 1
             if index == 0 {
@@ -46,7 +46,7 @@ extension PNGCoder {
         return metadata.isEmpty ? Data(png) : PNGMetadata.inserting(metadata, into: Data(png))
     }
 
-    private static func frameControl(_ sequence: UInt32, _ rect: GIFRect, _ duration: Double) -> [UInt8] {
+    private static func frameControl(_ sequence: UInt32, _ rect: PixelRect, _ duration: Double) -> [UInt8] {
         let milliseconds = (max(duration, 0) * 1000).rounded()
         let (numerator, denominator): (UInt16, UInt16) =
             milliseconds <= Double(UInt16.max)

@@ -20,22 +20,14 @@ extension WebPCoder {
                 metadata: metadata)
         }
 
-        let eager = options.decodesFramesEagerly(frameSize: out, frameCount: container.frameCount)
-        let animation: ImageAnimation
-        let poster: ImageBitmap
-        if eager {
-            var frames: [ImageFrame] = []
-            frames.reserveCapacity(container.frameCount)
-            for index in 0..<container.frameCount {
-                frames.append(ImageFrame(bitmap: try decoder.frame(at: index), duration: container.durations[index]))
+        // The decoder moves into the provider, so the choice is made here rather than in a closure.
+        let (animation, poster) =
+            options.decodesFramesEagerly(frameSize: out, frameCount: container.frameCount)
+            ? try ImageAnimation.decodedEagerly(frameCount: container.frameCount, loopCount: container.loopCount) {
+                index throws(WebImageError) in
+                ImageFrame(bitmap: try decoder.frame(at: index), duration: container.durations[index])
             }
-            poster = frames[0].bitmap
-            animation = ImageAnimation(frames: frames, loopCount: container.loopCount)
-        } else {
-            let provider = WebPAnimationProvider(data: data, container: container, decoder: decoder)
-            poster = try provider.frame(at: 0)
-            animation = ImageAnimation(provider: provider)
-        }
+            : try ImageAnimation.onDemand(WebPAnimationProvider(data: data, container: container, decoder: decoder))
         return Image(
             bitmap: poster, scale: scale, format: .webp, animation: animation, hasAlpha: container.hasAlpha,
             isThumbnail: target != nil, metadata: metadata)

@@ -12,14 +12,7 @@ import WebImageTestOrigin
 struct MotoS3Tests {
     /// Runs `body` with a client for `configuration` and always shuts the client down.
     func withClient(_ configuration: S3Configuration, _ body: (S3Client) async throws -> Void) async throws {
-        let client = S3Client(configuration: configuration)
-        do {
-            try await body(client)
-        } catch {
-            await client.shutdown()
-            throw error
-        }
-        await client.shutdown()
+        try await shuttingDown(S3Client(configuration: configuration), with: { await $0.shutdown() }, body)
     }
 
     @Test func motoAcceptsOurSignaturesAndRefusesAWrongSecret() async throws {

@@ -6,15 +6,7 @@ import WebImageTestOrigin
 
 /// Starts a fake S3 on 127.0.0.1, runs `body`, and shuts the fake down even when `body` throws.
 func withFakeS3<T>(_ body: (FakeS3) async throws -> T) async throws -> T {
-    let s3 = try await FakeS3.start()
-    do {
-        let result = try await body(s3)
-        try await s3.shutdown()
-        return result
-    } catch {
-        try? await s3.shutdown()
-        throw error
-    }
+    try await shuttingDown(try await FakeS3.start(), with: { try await $0.shutdown() }, body)
 }
 
 /// The service, the origin, a fake S3 and the disk directories the S3 tier's tests share.
