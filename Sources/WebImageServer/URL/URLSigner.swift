@@ -34,19 +34,12 @@
                 var bytes: [UInt8] = []
                 bytes.reserveCapacity(digits.count / 2)
                 for index in stride(from: 0, to: digits.count, by: 2) {
-                    guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
+                    guard let high = digits[index].hexDigitValue, let low = digits[index + 1].hexDigitValue else {
+                        return nil
+                    }
                     bytes.append(high << 4 | low)
                 }
                 return bytes
-            }
-
-            private static func nibble(_ character: UInt8) -> UInt8? {
-                switch character {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
-                default: nil
-                }
             }
         }
 
