@@ -72,6 +72,21 @@
                 valueName: "PATTERN=REPLACEMENT"))
         var urlReplacement: [String] = []
 
+        @Option(help: ArgumentHelp("The watermark image wm: places, from this file.", valueName: "PATH"))
+        var watermarkPath: String?
+
+        @Option(help: ArgumentHelp("The watermark image, as base64-encoded bytes.", valueName: "BASE64"))
+        var watermarkData: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "The watermark image, fetched from this URL as sources are (once, then kept).", valueName: "URL"))
+        var watermarkURL: String?
+
+        @Option(
+            parsing: .unconditional, help: "The watermark's base opacity, 0...1, which wm:'s multiplies (default 1).")
+        var watermarkOpacity: String?
+
         @Option(parsing: .unconditional, help: "Redirects a source fetch follows at most, 0...100 (default 10).")
         var maxRedirects: String?
 
@@ -211,7 +226,8 @@
                 "log-format": logFormat, "log-level": logLevel, "metrics-namespace": metricsNamespace,
                 "presets-file": presetsFile, "max-animation-frame-pixels": maxAnimationFramePixels,
                 "max-result-dimension": maxResultDimension, "secret": secret, "path-prefix": pathPrefix,
-                "base-url": baseURL, "max-redirects": maxRedirects,
+                "base-url": baseURL, "max-redirects": maxRedirects, "watermark-path": watermarkPath,
+                "watermark-data": watermarkData, "watermark-url": watermarkURL, "watermark-opacity": watermarkOpacity,
             ]
             let switches = [
                 "allow-loopback-sources": allowLoopbackSources, "allow-private-sources": allowPrivateSources,

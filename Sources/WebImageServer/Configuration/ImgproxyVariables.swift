@@ -142,7 +142,8 @@
         /// Families of imgproxy variables, by prefix.
         static let families: [(prefix: String, reason: Reason)] =
             [
-                "WATERMARK", "FALLBACK_IMAGE", "COOKIE_", "JPEG_", "PNG_", "WEBP_", "AVIF_", "JXL_", "AUTOQUALITY_",
+                "WATERMARKS_", "WATERMARK_PREPROCESS", "FALLBACK_IMAGE", "COOKIE_", "JPEG_", "PNG_", "WEBP_", "AVIF_",
+                "JXL_", "AUTOQUALITY_",
                 "BEST_FORMAT_", "VIDEO_THUMBNAIL", "SMART_CROP_", "UNSHARP_MASKING_", "ML_", "OBJECT_DETECTION_",
                 "CLASSIFICATION_", "S3_", "GCS_", "ABS_", "SWIFT_", "CACHE_",
             ].map { ("IMGPROXY_" + $0, Reason.notYet) }

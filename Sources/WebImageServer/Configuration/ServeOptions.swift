@@ -61,6 +61,7 @@
             } catch {
                 throw ServeSettingError("url-replacement: \(error.message)")
             }
+            try readWatermark(settings)
             if let redirects = try settings.integer("max-redirects", in: 0...100, "a whole number within 0...100") {
                 configuration.maxRedirects = redirects
             }
@@ -150,6 +151,39 @@
             configuration.propagatesTraceToSources = try settings.bool("otel-propagate-to-sources") ?? true
             for setting in ServeSetting.all {
                 if let value = try settings.value(setting.key) { origins.append((setting.key, value.source)) }
+            }
+        }
+
+        /// `--watermark-path`, `--watermark-data` (base64) or `--watermark-url`, one of them, and the
+        /// base opacity.
+        private mutating func readWatermark(_ settings: ServeSettings) throws(ServeSettingError) {
+            let path = try settings.value("watermark-path")
+            let data = try settings.value("watermark-data")
+            let url = try settings.value("watermark-url")
+            let given = [path, data, url].compactMap { $0 }
+            guard given.count <= 1 else {
+                throw ServeSettingError(
+                    "\(given.map(\.source).joined(separator: " and ")) name two watermarks; give one")
+            }
+            if let path {
+                guard let bytes = FileManager.default.contents(atPath: path.text), !bytes.isEmpty else {
+                    throw ServeSettingError("\(path.source) names a file that cannot be read: \(path.text)")
+                }
+                configuration.watermark = .data(bytes)
+            } else if let data {
+                guard let bytes = Data(base64Encoded: data.text.filter { !$0.isWhitespace }), !bytes.isEmpty else {
+                    throw ServeSettingError("\(data.source) must be base64-encoded image bytes")
+                }
+                configuration.watermark = .data(bytes)
+            } else if let url {
+                guard let parsed = URL(string: url.text), ["http", "https"].contains(parsed.scheme?.lowercased() ?? "")
+                else {
+                    throw ServeSettingError("\(url.source) must be an http or https URL, got \(url.text)")
+                }
+                configuration.watermark = .url(url.text)
+            }
+            if let opacity = try settings.seconds("watermark-opacity", in: 0...1, "a number within 0...1") {
+                configuration.watermarkOpacity = opacity
             }
         }
 

@@ -67,6 +67,10 @@
             ServeSetting(
                 "url-replacement", variable: "WEBIMAGE_URL_REPLACEMENTS", imgproxy: .same("IMGPROXY_URL_REPLACEMENTS")),
             ServeSetting("max-redirects", imgproxy: .same("IMGPROXY_MAX_REDIRECTS")),
+            ServeSetting("watermark-path", imgproxy: .same("IMGPROXY_WATERMARK_PATH")),
+            ServeSetting("watermark-data", imgproxy: .same("IMGPROXY_WATERMARK_DATA")),
+            ServeSetting("watermark-url", imgproxy: .same("IMGPROXY_WATERMARK_URL")),
+            ServeSetting("watermark-opacity", imgproxy: .same("IMGPROXY_WATERMARK_OPACITY")),
             ServeSetting("allow-loopback-sources", imgproxy: .same("IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES")),
             ServeSetting("allow-private-sources", imgproxy: .same("IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES")),
             ServeSetting(

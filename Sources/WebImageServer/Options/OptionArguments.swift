@@ -199,6 +199,31 @@
             return Int(clamping: (value * 1_000_000).clamped(to: 0...Double(Int.max / 2)), rounding: .toNearestOrEven)
         }
 
+        /// `wm:opacity[:position[:x[:y[:scale]]]]`: a position of imgproxy's nine gravities, `re` or
+        /// `ch`; an opacity of 0 turns the watermark off.
+        func watermark() throws(ServiceError) -> ProcessingOptions.Watermark? {
+            guard !values.isEmpty, values.count <= 5 else { throw failure("takes 1 to 5 arguments") }
+            let opacity = try number(values[0], atLeast: 0)
+            guard opacity > 0 else { return nil }
+            var watermark = ProcessingOptions.Watermark(opacity: opacity)
+            if values.count > 1, !values[1].isEmpty {
+                switch values[1] {
+                case "re": watermark.position = .replicate
+                case "ch": watermark.position = .chess
+                default:
+                    guard let anchor = ProcessingOptions.Gravity.Anchor(rawValue: values[1]) else {
+                        throw failure(
+                            "'\(values[1])' is not a position (ce, no, so, ea, we, noea, nowe, soea, sowe, re, ch)")
+                    }
+                    watermark.position = .anchored(anchor)
+                }
+            }
+            if values.count > 2, !values[2].isEmpty { watermark.x = try offset(values[2]) }
+            if values.count > 3, !values[3].isEmpty { watermark.y = try offset(values[3]) }
+            if values.count > 4, !values[4].isEmpty { watermark.scale = try number(values[4], atLeast: 0) }
+            return watermark
+        }
+
         /// `z:x[:y]`: one factor for both axes, or one each; finite and above 0.
         func zoom() throws(ServiceError) -> (Double, Double) {
             guard values.count == 1 || values.count == 2 else { throw failure("takes one or two factors") }

@@ -54,6 +54,15 @@
                     (["skp"] + skipProcessingFormats.map(\.name).sorted()).joined(separator: ":"))
             }
             if raw { add("raw", 1) }
+            if let watermark {
+                let position: String
+                switch watermark.position {
+                case .anchored(let anchor): position = anchor.rawValue
+                case .replicate: position = "re"
+                case .chess: position = "ch"
+                }
+                add("wm", watermark.opacity, position, watermark.x, watermark.y, watermark.scale)
+            }
             if let background { add("bg", background.hex) }
             if blur != 0 { add("bl", blur) }
             if sharpen != 0 { add("sh", sharpen) }

@@ -90,6 +90,7 @@
                             { o, a throws(ServiceError) in o.skipProcessingFormats.formUnion(try a.formats()) }
                         ),
                         (["raw"], { o, a throws(ServiceError) in o.raw = try a.single(a.boolean) }),
+                        (["watermark", "wm"], { o, a throws(ServiceError) in o.watermark = try a.watermark() }),
                         (["format", "f", "ext"], { o, a throws(ServiceError) in o.format = try a.single(a.format) }),
                         (["background", "bg"], { o, a throws(ServiceError) in o.background = try a.background() }),
                         (

@@ -77,6 +77,29 @@
             public var equalVertical = false
         }
 
+        /// Placing the service's watermark image on the result (imgproxy's `watermark`).
+        public struct Watermark: Sendable, Equatable {
+            /// Where the mark goes.
+            public enum Position: Sendable, Equatable {
+                /// An edge, a corner or the centre, moved by the offsets.
+                case anchored(Gravity.Anchor)
+                /// Tiled over the whole result (`re`), the offsets being the spacing between tiles.
+                case replicate
+                /// Tiled as `re`, every other tile left out like the squares of a chessboard (`ch`).
+                case chess
+            }
+
+            /// Multiplies the service's base opacity; the product is capped at 1.
+            public var opacity: Double
+            public var position = Position.anchored(.center)
+            /// Offsets, or spacing when tiled: pixels (times the DPR) when 1 or more in magnitude,
+            /// else fractions of the result's side.
+            public var x: Double = 0
+            public var y: Double = 0
+            /// Fit the mark into this fraction of the result's size (0: its own size).
+            public var scale: Double = 0
+        }
+
         /// Margins added around the result, in pixels before ``dpr`` (imgproxy's `padding`).
         public struct Padding: Sendable, Equatable {
             public var top = 0
@@ -181,6 +204,8 @@
             maxSourcePixels != nil || maxSourceBytes != nil || maxAnimationFrames != nil
                 || maxAnimationFramePixels != nil || maxResultDimension != nil
         }
+        /// Place the service's watermark (nil or an opacity of 0: none).
+        public var watermark: Watermark?
         /// Ours: round the corners by this radius in pixels, finite and at least 0 (the library's
         /// round-corner transformer, which clamps it to half the shorter side).
         public var cornerRadius: Double = 0

@@ -10,10 +10,11 @@
         /// extend: the container is the canvas and the region the image). Offsets of magnitude 1 or
         /// more are pixels times `pixelScale`; smaller ones are fractions of the container's side.
         /// Anchored offsets point inward from their edge. The result keeps the region inside the
-        /// container when it fits. Smart gravity needs the pixels (`bitmap`); without them it centres.
+        /// container when it fits, or with `allowsOverflow` keeps one pixel of it on the container.
+        /// Smart gravity needs the pixels (`bitmap`); without them it centres.
         static func origin(
             of region: PixelSize, in container: PixelSize, gravity: ProcessingOptions.Gravity,
-            pixelScale: Double = 1, bitmap: ImageBitmap? = nil
+            pixelScale: Double = 1, bitmap: ImageBitmap? = nil, allowsOverflow: Bool = false
         ) -> (x: Int, y: Int) {
             let spareX = container.width - region.width
             let spareY = container.height - region.height
@@ -41,7 +42,15 @@
                 case .center, .west, .east: y = centre(spareY) + dy
                 }
             }
-            return (clamp(x, spare: spareX), clamp(y, spare: spareY))
+            guard allowsOverflow else { return (clamp(x, spare: spareX), clamp(y, spare: spareY)) }
+            // A watermark may hang over the edges, keeping at least one pixel on the image.
+            func overflowing(_ value: Double, region: Int, container: Int) -> Int {
+                min(max(Int(clamping: value, rounding: .down), 1 - region), container - 1)
+            }
+            return (
+                overflowing(x, region: region.width, container: container.width),
+                overflowing(y, region: region.height, container: container.height)
+            )
         }
 
         private static func centre(_ spare: Int) -> Double {

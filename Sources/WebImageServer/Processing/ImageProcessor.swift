@@ -3,15 +3,17 @@
     import WebImage
 
     /// Runs a request's processing on one decoded frame, in imgproxy's order: rotate and flip, crop,
-    /// scale, crop to the target, blur, sharpen, pixelate, extend, extend to the aspect ratio, pad, then our
-    /// round corner and tint, then flatten onto the background. An animation runs it on every frame
-    /// (see ``ImageTransforming``).
+    /// scale, crop to the target, blur, sharpen, pixelate, extend, extend to the aspect ratio, pad,
+    /// then our round corner and tint, then flatten onto the background, then the watermark. An
+    /// animation runs it on every frame (see ``ImageTransforming``).
     ///
     /// The frame may be smaller than the source (decoded at a reduced size, ``ProcessingPlan``): the
     /// crop is scaled to it, so the result is the same size either way.
     struct ImageProcessor: ImageTransforming {
         let options: ProcessingOptions
         let plan: ProcessingPlan
+        /// The watermark step, last (nil: none).
+        var watermark: Watermarking? = nil
 
         var transformerKey: String { "WebImageServer.ImageProcessor" }
 
@@ -51,6 +53,7 @@
                 result.bitmap = result.bitmap.composited(onto: background)
                 result.hasAlpha = false
             }
+            if let watermark { result.bitmap = try watermark.applied(to: result.bitmap, dprScale: plan.dprScale) }
             return result
         }
 

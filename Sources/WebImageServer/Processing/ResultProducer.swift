@@ -13,15 +13,19 @@
         /// The `decode`, `process` and `encode` spans, under `traceParent` (they may run on another thread).
         let tracing: ServiceTracing
         let traceParent: ServiceContext?
+        /// The service's watermark, upright, when the options place one.
+        let watermark: ImageBitmap?
 
         package init(
             configuration: ServiceConfiguration, options: ProcessingOptions,
-            tracing: ServiceTracing = ServiceTracing(tracer: nil), traceParent: ServiceContext? = nil
+            tracing: ServiceTracing = ServiceTracing(tracer: nil), traceParent: ServiceContext? = nil,
+            watermark: ImageBitmap? = nil
         ) {
             self.configuration = configuration
             self.options = options
             self.tracing = tracing
             self.traceParent = traceParent
+            self.watermark = watermark
         }
 
         /// A producer with no tracing, for the fuzzer, which makes results outside a service.
@@ -75,6 +79,12 @@
             }
         }
 
+        /// The watermark step, when the options ask for one and the service has a mark.
+        private var watermarking: Watermarking? {
+            guard let watermark, let placement = options.watermark else { return nil }
+            return Watermarking(mark: watermark, options: placement, baseOpacity: configuration.watermarkOpacity)
+        }
+
         /// The source pixel limit: the URL's `max_src_resolution` (unless 0), else the service's.
         private var maxSourcePixels: Int {
             if let pixels = options.maxSourcePixels, pixels > 0 { return pixels }
@@ -115,7 +125,7 @@
                 }
                 let plan = try trimmed(&image) ?? prepared.plan
                 let processed = try tracing.span("process", parent: traceParent) { () throws(WebImageError) in
-                    try ImageProcessor(options: options, plan: plan).transformedImage(
+                    try ImageProcessor(options: options, plan: plan, watermark: watermarking).transformedImage(
                         image, forKey: "", animated: true, maxAnimationByteCount: configuration.maxAnimationBytes)
                 }
                 let format =
@@ -176,6 +186,7 @@
                 plan.resultSize == plan.rotatedSource, plan.finalSize == plan.resultSize
             else { return false }
             guard options.rotate == 0, !options.flipHorizontal, !options.flipVertical, options.trim == nil,
+                watermarking == nil,
                 options.pixelate <= 1, options.blur == 0,
                 options.sharpen == 0, options.background == nil,
                 options.cornerRadius == 0, options.tint == nil, options.quality == nil, options.maxBytes == nil,

@@ -22,6 +22,7 @@
         public let configuration: ServiceConfiguration
         let sources: SourceStore
         let results: ResultStore
+        let watermarks: WatermarkStore
         /// Recent results, before the disk.
         let memory: ResultMemoryCache
         /// Resolves source host names for the address guard.
@@ -78,6 +79,7 @@
                 s3: configuration.s3?.storesSources == true ? s3 : nil,
                 tracing: configuration.propagatesTraceToSources ? tracing : ServiceTracing(tracer: nil))
             results = ResultStore(disk: disk, s3: s3)
+            watermarks = WatermarkStore(configuration: configuration, sources: sources)
             memory = ResultMemoryCache(limit: configuration.memoryCacheBytes)
             let timeout = configuration.queueTimeout.isFinite ? configuration.queueTimeout.clamped(to: 0...86_400) : 10
             let workers = max(1, configuration.workers)
@@ -235,9 +237,10 @@
                 }
                 metrics.stage("downloading", took: clock.now - fetching)
                 // The CPU stages run on the processing threads: their spans get their parent here.
+                let mark = options.watermark == nil ? nil : try await watermarks.mark()
                 let producer = ResultProducer(
                     configuration: configuration, options: options, tracing: tracing,
-                    traceParent: tracing.currentContext)
+                    traceParent: tracing.currentContext, watermark: mark)
                 let produced: ProcessedResult
                 switch try producer.prepare(data, format: format) {
                 case .passThrough(let result):

@@ -39,6 +39,12 @@
         public var sourceRewriting = SourceURLRewriting()
         /// Redirects a source fetch follows at most (imgproxy's `IMGPROXY_MAX_REDIRECTS`).
         public var maxRedirects = 10
+        /// The image `watermark`/`wm` places: bytes, or a URL fetched like a source (nil: `wm` does
+        /// nothing, as in imgproxy without a watermark).
+        public var watermark: WatermarkStore.Source?
+        /// The watermark's base opacity, 0…1, which `wm`'s opacity multiplies (imgproxy's
+        /// `IMGPROXY_WATERMARK_OPACITY`).
+        public var watermarkOpacity: Double = 1
         /// Named option lists URLs may refer to with `preset`/`pr`; `default` applies to every request.
         public var presets = ProcessingPresets()
         /// Accept presets alone: the options part of a path is a `:`-separated list of preset names

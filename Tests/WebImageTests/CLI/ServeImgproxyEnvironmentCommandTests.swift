@@ -38,7 +38,7 @@ struct ServeImgproxyEnvironmentCommandTests {
         IMGPROXY_PROMETHEUS_NAMESPACE=imgproxy
         IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL=false
         IMGPROXY_PRESETS=thumb=rs:fit:100:100
-        IMGPROXY_WATERMARK_URL=https://images.example/mark.png
+        IMGPROXY_FALLBACK_IMAGE_URL=https://images.example/fallback.png
         """
     }
 
@@ -123,8 +123,8 @@ struct ServeImgproxyEnvironmentCommandTests {
             #expect(origins["port"] == "IMGPROXY_BIND" && origins["host"] == "IMGPROXY_BIND")
             #expect(origins["preset"] == "IMGPROXY_PRESETS")
             // The one variable it cannot honour is named once.
-            let notices = logged.compactMap { $0["message"] as? String }.filter { $0.contains("IMGPROXY_WATERMARK") }
-            #expect(notices == ["IMGPROXY_WATERMARK_URL is ignored (not supported yet)"])
+            let notices = logged.compactMap { $0["message"] as? String }.filter { $0.contains("IMGPROXY_FALLBACK") }
+            #expect(notices == ["IMGPROXY_FALLBACK_IMAGE_URL is ignored (not supported yet)"])
         }
     }
 

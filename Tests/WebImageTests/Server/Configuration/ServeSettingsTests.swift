@@ -181,7 +181,7 @@ struct ServeSettingsTests {
 
     @Test func unsupportedImgproxyVariablesAreNoticedOnceEachAndNeverSilently() throws {
         let options = try Self.options([
-            "IMGPROXY_PRESETS_SEPARATOR": ";", "IMGPROXY_WATERMARK_URL": "https://x/w.png",
+            "IMGPROXY_PRESETS_SEPARATOR": ";", "IMGPROXY_FALLBACK_IMAGE_URL": "https://x/w.png",
             "IMGPROXY_USE_ETAG": "true", "IMGPROXY_USE_LAST_MODIFIED": "false", "IMGPROXY_SO_REUSEPORT": "true",
             "IMGPROXY_FROBNICATE": "1", "IMGPROXY_ENFORCE_WEBP": "false", "IMGPROXY_ENFORCE_AVIF": "true",
             "IMGPROXY_SIGNATURE_SIZE": "32", "IMGPROXY_CACHE_USE": "gcs", "IMGPROXY_EMPTY": "",
@@ -190,11 +190,11 @@ struct ServeSettingsTests {
             options.notices == [
                 "IMGPROXY_CACHE_USE=gcs is ignored (only the fs and s3 caches are supported)",
                 "IMGPROXY_ENFORCE_AVIF=true is ignored (not supported yet)",
+                "IMGPROXY_FALLBACK_IMAGE_URL is ignored (not supported yet)",
                 "IMGPROXY_FROBNICATE is ignored (not an imgproxy setting webimage knows)",
                 "IMGPROXY_PRESETS_SEPARATOR is ignored (not supported yet)",
                 "IMGPROXY_SO_REUSEPORT is ignored (one process serves every connection)",
                 "IMGPROXY_USE_LAST_MODIFIED=false is ignored (Last-Modified is always sent)",
-                "IMGPROXY_WATERMARK_URL is ignored (not supported yet)",
             ])
     }
 
