@@ -106,8 +106,8 @@
                     "the source has \(info.frameCount) frames, above the limit of \(frames)")
             }
             let framePixels =
-                (options.maxAnimationFramePixels ?? 0) > 0
-                ? options.maxAnimationFramePixels ?? 0 : configuration.maxAnimationFramePixels ?? 0
+                [options.maxAnimationFramePixels, configuration.maxAnimationFramePixels]
+                .compactMap { $0 }.first { $0 > 0 } ?? 0
             if info.frameCount > 1, framePixels > 0, shown.pixelCount > framePixels {
                 throw ServiceError.unprocessable(
                     "the animation's frames have \(shown.pixelCount) pixels, above the limit of \(framePixels)")

@@ -77,12 +77,34 @@
             } else {
                 (options, plain) = (Substring(path), nil)
             }
-            let restoredOptions = options.replacingOccurrences(of: "%3A", with: ":")
-            guard var source = plain.map(String.init) else { return restoredOptions }
-            if let match = source.prefixMatch(of: /([A-Za-z][A-Za-z0-9+.\-]*):\/([^\/])/) {
-                source = "\(match.1)://\(match.2)" + source[match.range.upperBound...]
-            }
+            let restoredOptions =
+                options.contains("%3A") ? options.replacingOccurrences(of: "%3A", with: ":") : String(options)
+            guard let plain else { return restoredOptions }
+            let source = withSchemeSlashes(plain)
             return restoredOptions.isEmpty ? "plain/" + source : restoredOptions + "/plain/" + source
+        }
+
+        /// `scheme:/x` as `scheme://x` (a scheme: a letter, then letters, digits, `+`, `.` or `-`);
+        /// anything else as it is. A scan, not a regular expression: it runs on every request.
+        private static func withSchemeSlashes(_ source: Substring) -> String {
+            let bytes = source.utf8
+            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon != bytes.startIndex else {
+                return String(source)
+            }
+            let scheme = bytes[..<colon]
+            func isLetter(_ byte: UInt8) -> Bool {
+                (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+            }
+            guard let first = scheme.first, isLetter(first),
+                scheme.allSatisfy({
+                    isLetter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || "+.-".utf8.contains($0)
+                })
+            else { return String(source) }
+            let rest = bytes[bytes.index(after: colon)...]
+            guard rest.count >= 2, rest.first == UInt8(ascii: "/"), rest.dropFirst().first != UInt8(ascii: "/") else {
+                return String(source)
+            }
+            return String(source[..<source.index(after: colon)]) + "/" + String(source[source.index(after: colon)...])
         }
 
         /// `http://host/a.jpg@webp`: one `@` at most; the URL is percent-decoded.
