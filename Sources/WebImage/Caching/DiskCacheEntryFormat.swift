@@ -15,7 +15,7 @@ import Foundation
 /// 32+M    D    data
 /// ```
 /// The file is exactly 32 + M + D bytes. Metadata: a presence byte (bit 0 content type, 1 ETag,
-/// 2 Last-Modified, 3 expiration date, 4 extended data; other bits must be zero), the store date
+/// 2 Last-Modified, 3 expiration date, 4 extended data, 5 Cache-Control; other bits must be zero), the store date
 /// as a Float64 of seconds since 1970, then each present field in that order — strings and
 /// extended data as a UInt32 length plus bytes, the expiration date as a Float64.
 ///
@@ -43,7 +43,10 @@ import Foundation
     /// the body (often 100 KB or more) into one buffer.
     static func encodeHead(data: Data, metadata: DiskCacheMetadata) throws(WebImageError) -> Data {
         let limit = Int(UInt32.max)
-        let blobs = [metadata.contentType?.utf8.count, metadata.etag?.utf8.count, metadata.lastModified?.utf8.count]
+        let blobs = [
+            metadata.contentType?.utf8.count, metadata.etag?.utf8.count, metadata.lastModified?.utf8.count,
+            metadata.cacheControl?.utf8.count,
+        ]
         guard blobs.allSatisfy({ ($0 ?? 0) <= limit }), (metadata.extendedData?.count ?? 0) <= limit / 2 else {
             throw .diskCacheFailure("metadata too large")
         }
@@ -98,7 +101,8 @@ import Foundation
         static let lastModified: UInt8 = 1 << 2
         static let expirationDate: UInt8 = 1 << 3
         static let extendedData: UInt8 = 1 << 4
-        static let all: UInt8 = 0x1f
+        static let cacheControl: UInt8 = 1 << 5
+        static let all: UInt8 = 0x3f
     }
 
     static func encodeMetadata(_ metadata: DiskCacheMetadata) -> Data {
@@ -108,6 +112,7 @@ import Foundation
         if metadata.lastModified != nil { flags |= Field.lastModified }
         if metadata.expirationDate != nil { flags |= Field.expirationDate }
         if metadata.extendedData != nil { flags |= Field.extendedData }
+        if metadata.cacheControl != nil { flags |= Field.cacheControl }
         var out = Data([flags])
         appendInteger(metadata.storeDate.timeIntervalSince1970.bitPattern, to: &out)
         for string in [metadata.contentType, metadata.etag, metadata.lastModified] {
@@ -116,6 +121,7 @@ import Foundation
         }
         if let date = metadata.expirationDate { appendInteger(date.timeIntervalSince1970.bitPattern, to: &out) }
         if let extended = metadata.extendedData { appendBlob(extended, to: &out) }
+        if let cacheControl = metadata.cacheControl { appendBlob(Data(cacheControl.utf8), to: &out) }
         return out
     }
 
@@ -142,6 +148,10 @@ import Foundation
         if flags & Field.extendedData != 0 {
             guard let value = reader.blob() else { return nil }
             metadata.extendedData = Data(value)
+        }
+        if flags & Field.cacheControl != 0 {
+            guard let value = reader.string() else { return nil }
+            metadata.cacheControl = value
         }
         return reader.isAtEnd ? metadata : nil
     }

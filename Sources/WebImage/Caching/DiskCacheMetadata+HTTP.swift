@@ -13,7 +13,8 @@ extension DiskCacheMetadata {
         self.init(
             contentType: lowered["content-type"], etag: lowered["etag"], lastModified: lowered["last-modified"],
             storeDate: storeDate,
-            expirationDate: Self.expirationDate(headers: lowered, storeDate: storeDate))
+            expirationDate: Self.expirationDate(headers: lowered, storeDate: storeDate),
+            cacheControl: lowered["cache-control"])
     }
 
     /// Whether the entry is still fresh at `date` (nil expiration means no HTTP freshness: never fresh).

@@ -7,6 +7,8 @@ public struct DiskCacheMetadata: Sendable, Equatable, Codable {
     /// HTTP validators for revalidation (`If-None-Match` / `If-Modified-Since`).
     public var etag: String?
     public var lastModified: String?
+    /// The response's `Cache-Control`, as sent (an image service passes it on to its clients).
+    public var cacheControl: String?
     /// When the entry was written.
     public var storeDate: Date
     /// Until when the entry is fresh (from `Cache-Control: max-age` or `Expires`); nil = no HTTP freshness.
@@ -16,9 +18,10 @@ public struct DiskCacheMetadata: Sendable, Equatable, Codable {
 
     public init(
         contentType: String? = nil, etag: String? = nil, lastModified: String? = nil, storeDate: Date = Date(),
-        expirationDate: Date? = nil, extendedData: Data? = nil
+        expirationDate: Date? = nil, extendedData: Data? = nil, cacheControl: String? = nil
     ) {
         self.contentType = contentType
+        self.cacheControl = cacheControl
         self.etag = etag
         self.lastModified = lastModified
         self.storeDate = storeDate

@@ -77,6 +77,23 @@ extension ImageDownloader {
         ).value().data
     }
 
+    /// Like ``downloadData(with:options:context:)``, with what a cache keeps of the response's
+    /// headers (content type, validators, `Cache-Control` and freshness). With
+    /// ``ImageDownloaderOptions/ignoreCachedResponse`` and validators in the context's
+    /// ``WebImageContext/loaderCachedMetadata``, a 304 throws ``WebImageError/cacheNotModified``.
+    package func downloadEntry(
+        with url: URL, options: ImageDownloaderOptions = [], context: WebImageContext? = nil
+    ) async throws(WebImageError) -> DiskCacheEntry {
+        if Task.isCancelled { throw .cancelled }
+        try checkNotShutdown()
+        let key = TransferKey(url, options: options, context: context)
+        let body = try await subscribeTransfer(
+            key, url: url, options: options, context: context, rank: options.rank,
+            runPriority: options.runPriority, events: nil
+        ).value()
+        return DiskCacheEntry(data: body.data, metadata: body.metadata)
+    }
+
     // MARK: Decode stage
 
     /// Subscribes to the decode of `url` for one caller, starting it (and the transfer under
