@@ -91,27 +91,53 @@
             return configuration.maxSourcePixels
         }
 
-        /// The service's limits, or the URL's security options in their place: bytes, pixels, frames
-        /// and, for an animation, pixels per frame.
+        /// The most frames a result keeps: the URL's `max_animation_frames`, else the service's
+        /// (imgproxy's `IMGPROXY_MAX_ANIMATION_FRAMES`); 1 makes a still of the first frame.
+        private var maxFrames: Int { max(1, options.maxAnimationFrames ?? configuration.maxAnimationFrames) }
+
+        /// The frames of `info` a result is made from.
+        private func framesUsed(_ info: ImageInfo) -> Int { min(max(1, info.frameCount), maxFrames) }
+
+        /// The service's limits, or the URL's security options in their place, as imgproxy checks
+        /// them: bytes; then for an animation with a per-frame limit, a frame's pixels, and otherwise
+        /// the pixels of every frame used together.
         private func checkLimits(_ data: Data, info: ImageInfo, shown: PixelSize) throws {
             if let bytes = options.maxSourceBytes, bytes > 0, data.count > bytes {
                 throw ServiceError.unprocessable("the source is larger than allowed")
             }
-            guard shown.pixelCount <= maxSourcePixels else {
-                throw WebImageError.imageTooLarge(width: shown.width, height: shown.height, limit: maxSourcePixels)
-            }
-            let frames = options.maxAnimationFrames ?? configuration.maxAnimationFrames
-            guard info.frameCount <= frames else {
-                throw ServiceError.unprocessable(
-                    "the source has \(info.frameCount) frames, above the limit of \(frames)")
-            }
+            let frames = framesUsed(info)
             let framePixels =
                 [options.maxAnimationFramePixels, configuration.maxAnimationFramePixels]
                 .compactMap { $0 }.first { $0 > 0 } ?? 0
-            if info.frameCount > 1, framePixels > 0, shown.pixelCount > framePixels {
-                throw ServiceError.unprocessable(
-                    "the animation's frames have \(shown.pixelCount) pixels, above the limit of \(framePixels)")
+            if frames > 1, framePixels > 0 {
+                guard shown.pixelCount <= framePixels else {
+                    throw ServiceError.unprocessable(
+                        "the animation's frames have \(shown.pixelCount) pixels, above the limit of \(framePixels)")
+                }
+                return
             }
+            let (total, overflows) = shown.pixelCount.multipliedReportingOverflow(by: frames)
+            guard !overflows, total <= maxSourcePixels else {
+                if frames == 1 {
+                    throw WebImageError.imageTooLarge(width: shown.width, height: shown.height, limit: maxSourcePixels)
+                }
+                throw ServiceError.unprocessable(
+                    "the \(frames) frames used have \(overflows ? "too many" : String(total)) pixels together, above the limit of \(maxSourcePixels)"
+                )
+            }
+        }
+
+        /// `image` with at most ``maxFrames`` frames, the first ones; a still when one is left.
+        private func keepingFirstFrames(_ image: Image) throws(WebImageError) -> Image {
+            guard let animation = image.animation, animation.frameCount > maxFrames else { return image }
+            var kept = image
+            if maxFrames == 1 {
+                kept.animation = nil
+            } else {
+                let frames = try (0..<maxFrames).map { index throws(WebImageError) in try animation.frame(at: index) }
+                kept.animation = ImageAnimation(frames: frames, loopCount: animation.loopCount)
+            }
+            return kept
         }
 
         /// Decodes, processes and encodes a prepared source.
@@ -121,7 +147,8 @@
                 // Kept orientation: the decoder reads the size box as shown, so turn it too.
                 let swapsBox = !options.autoRotate && prepared.info.orientation.swapsDimensions
                 var image = try tracing.span("decode", parent: traceParent) { () throws(WebImageError) in
-                    try coders.decode(prepared.data, options: decodeOptions(prepared.plan, swapsBox: swapsBox))
+                    try keepingFirstFrames(
+                        coders.decode(prepared.data, options: decodeOptions(prepared.plan, swapsBox: swapsBox)))
                 }
                 let plan = try trimmed(&image) ?? prepared.plan
                 let processed = try tracing.span("process", parent: traceParent) { () throws(WebImageError) in
@@ -130,7 +157,9 @@
                 }
                 let format =
                     prepared.requested
-                    ?? OutputFormats.fallback(source: prepared.info.format, hasAlpha: processed.hasAlpha)
+                    ?? OutputFormats.fallback(
+                        source: prepared.info.format, hasAlpha: processed.hasAlpha,
+                        animated: processed.animation != nil, preferred: configuration.preferredFormats)
                 let bytes = try tracing.span("encode", parent: traceParent) { () throws(WebImageError) in
                     try coders.encode(processed, as: format, options: encodeOptions(format))
                 }
@@ -180,8 +209,12 @@
         /// crop, scale, filter, re-encode or strip. They are sent without being decoded.
         private func passesThrough(_ data: Data, info: ImageInfo, plan: ProcessingPlan, requested: ImageFormat?) -> Bool
         {
-            let format = requested ?? OutputFormats.fallback(source: info.format, hasAlpha: info.hasAlpha)
-            guard format == info.format, info.orientation == .up else { return false }
+            let format =
+                requested
+                ?? OutputFormats.fallback(
+                    source: info.format, hasAlpha: info.hasAlpha, animated: framesUsed(info) > 1,
+                    preferred: configuration.preferredFormats)
+            guard format == info.format, info.orientation == .up, info.frameCount <= maxFrames else { return false }
             guard plan.cropSize == plan.rotatedSource, plan.scaledSize == plan.rotatedSource,
                 plan.resultSize == plan.rotatedSource, plan.finalSize == plan.resultSize
             else { return false }
@@ -207,6 +240,8 @@
             decode.applyOrientation = options.autoRotate
             decode.readMetadata = options.stripMetadata ? [.iccProfile] : .all
             decode.convertToSRGB = options.stripColorProfile
+            // A still is made of the first frame: the others are never decoded.
+            decode.firstFrameOnly = maxFrames == 1
             let turned = options.rotate == 90 || options.rotate == 270
             // Trimming looks at every pixel of the source, so it is decoded whole.
             if options.trim == nil, let size = plan.decodeSize(turned: turned != swapsBox) {
