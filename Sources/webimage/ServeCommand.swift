@@ -108,7 +108,9 @@
         @Option(parsing: .unconditional, help: "Refuse sources with more pixels than this (default 50 million).")
         var maxSourcePixels: String?
 
-        @Option(parsing: .unconditional, help: "Refuse animations with more frames than this (default 1000).")
+        @Option(
+            parsing: .unconditional,
+            help: "Keep at most this many frames of an animation, the first ones; 1 makes a still (default 1000).")
         var maxAnimationFrames: String?
 
         @Option(
@@ -166,8 +168,57 @@
                 valueName: "FORMAT=Q,..."))
         var formatQuality: String?
 
-        @Flag(help: "Do not pick WebP or AVIF from the Accept header when the URL names no format.")
+        @Flag(help: "Do not pick a format from the Accept header when the URL names none.")
         var noAutoFormat = false
+
+        @Option(
+            help: ArgumentHelp(
+                "The formats Accept may choose when the URL names none, of jxl, avif and webp (default avif,webp).",
+                valueName: "LIST"))
+        var autoFormat: String?
+
+        @Flag(help: "Answer in WebP when Accept lists it, even when the URL names another format.")
+        var enforceWebp = false
+
+        @Flag(help: "Answer in AVIF when Accept lists it, even when the URL names another format.")
+        var enforceAvif = false
+
+        @Flag(help: "Answer in JPEG XL when Accept lists it, even when the URL names another format.")
+        var enforceJxl = false
+
+        @Option(
+            help: ArgumentHelp(
+                "Formats a source keeps, and else the first that fits is written (default jpeg,png,gif,webp,avif).",
+                valueName: "LIST"))
+        var preferredFormats: String?
+
+        @Flag(help: "Take dpr and width from the Client Hints Sec-CH-DPR/DPR and Sec-CH-Width/Width.")
+        var clientHints = false
+
+        @Flag(help: "Send the source's Cache-Control (or Expires) instead of --ttl when it sent one.")
+        var cacheControlPassthrough = false
+
+        @Option(
+            help: ArgumentHelp(
+                "Answer with this image, processed as asked, when a source cannot be fetched.", valueName: "PATH"))
+        var fallbackImagePath: String?
+
+        @Option(help: ArgumentHelp("The fallback image, as base64-encoded bytes.", valueName: "BASE64"))
+        var fallbackImageData: String?
+
+        @Option(
+            help: ArgumentHelp("The fallback image, fetched from this URL as sources are.", valueName: "URL"))
+        var fallbackImageURL: String?
+
+        @Option(
+            parsing: .unconditional,
+            help: "The status of a fallback image's response; 0 is the fetch error's status (default 200).")
+        var fallbackImageStatus: String?
+
+        @Option(
+            parsing: .unconditional,
+            help: "The longest max-age of a fallback image's response, in seconds; 0 is --ttl (default 0).")
+        var fallbackImageTTL: String?
 
         @Option(
             help: ArgumentHelp(
@@ -228,11 +279,17 @@
                 "max-result-dimension": maxResultDimension, "secret": secret, "path-prefix": pathPrefix,
                 "base-url": baseURL, "max-redirects": maxRedirects, "watermark-path": watermarkPath,
                 "watermark-data": watermarkData, "watermark-url": watermarkURL, "watermark-opacity": watermarkOpacity,
+                "auto-format": autoFormat, "preferred-formats": preferredFormats,
+                "fallback-image-path": fallbackImagePath, "fallback-image-data": fallbackImageData,
+                "fallback-image-url": fallbackImageURL, "fallback-image-status": fallbackImageStatus,
+                "fallback-image-ttl": fallbackImageTTL,
             ]
             let switches = [
                 "allow-loopback-sources": allowLoopbackSources, "allow-private-sources": allowPrivateSources,
                 "no-auto-format": noAutoFormat, "demo": demo, "only-presets": onlyPresets,
-                "allow-security-options": allowSecurityOptions,
+                "allow-security-options": allowSecurityOptions, "enforce-webp": enforceWebp,
+                "enforce-avif": enforceAvif, "enforce-jxl": enforceJxl, "client-hints": clientHints,
+                "cache-control-passthrough": cacheControlPassthrough,
             ]
             return options.compactMapValues { $0 }.merging(switches.filter(\.value).mapValues { _ in "true" }) { $1 }
                 .merging(s3.flagValues) { $1 }

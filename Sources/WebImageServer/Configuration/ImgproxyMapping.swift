@@ -132,24 +132,28 @@
             }
         }
 
-        /// `--no-auto-format` from imgproxy's WebP and AVIF detection switches (and their old names):
-        /// on when any of them is true, off when all that are set are false.
+        /// `--auto-format` from imgproxy's detection switches (and their old names): our default
+        /// list (AVIF and WebP), with each format whose variable is true added and each whose
+        /// variable is false taken out.
         static let formatDetection = ImgproxyMapping(
             variables: [
-                "IMGPROXY_AUTO_WEBP", "IMGPROXY_AUTO_AVIF", "IMGPROXY_ENABLE_WEBP_DETECTION",
+                "IMGPROXY_AUTO_WEBP", "IMGPROXY_AUTO_AVIF", "IMGPROXY_AUTO_JXL", "IMGPROXY_ENABLE_WEBP_DETECTION",
                 "IMGPROXY_ENABLE_AVIF_DETECTION",
             ]
         ) { environment throws(ServeSettingError) in
-            var given: [(name: String, value: Bool)] = []
-            for name in [
-                "IMGPROXY_AUTO_WEBP", "IMGPROXY_AUTO_AVIF", "IMGPROXY_ENABLE_WEBP_DETECTION",
-                "IMGPROXY_ENABLE_AVIF_DETECTION",
+            var formats = ["avif", "webp"]
+            var given: [String] = []
+            for (name, format) in [
+                ("IMGPROXY_ENABLE_WEBP_DETECTION", "webp"), ("IMGPROXY_ENABLE_AVIF_DETECTION", "avif"),
+                ("IMGPROXY_AUTO_WEBP", "webp"), ("IMGPROXY_AUTO_AVIF", "avif"), ("IMGPROXY_AUTO_JXL", "jxl"),
             ] {
-                if let value = try environment.bool(name) { given.append((name, value)) }
+                guard let value = try environment.bool(name) else { continue }
+                given.append(name)
+                formats.removeAll { $0 == format }
+                if value { formats.append(format) }
             }
             guard !given.isEmpty else { return nil }
-            let detects = given.contains { $0.value }
-            return SettingValue(detects ? "false" : "true", from: given.map(\.name).joined(separator: " and "))
+            return SettingValue(formats.joined(separator: ","), from: given.joined(separator: " and "))
         }
 
         /// `IMGPROXY_LOG_FORMAT`: `pretty` and `structured` are our text lines, `json` and `gcp` our JSON lines.

@@ -77,10 +77,6 @@
             "IMGPROXY_USE_LAST_MODIFIED": Condition(accepts: isTrue, because: "Last-Modified is always sent"),
             "IMGPROXY_ALLOW_LINK_LOCAL_SOURCE_ADDRESSES": Condition(
                 accepts: isFalse, because: "link-local sources are always refused"),
-            "IMGPROXY_ENFORCE_WEBP": Condition(accepts: isFalse, because: "not supported yet"),
-            "IMGPROXY_ENFORCE_AVIF": Condition(accepts: isFalse, because: "not supported yet"),
-            "IMGPROXY_ENFORCE_JXL": Condition(accepts: isFalse, because: "not supported yet"),
-            "IMGPROXY_AUTO_JXL": Condition(accepts: isFalse, because: "JPEG XL is not chosen from Accept"),
             "IMGPROXY_SIGNATURE_SIZE": Condition(
                 accepts: { $0 == "32" }, because: "signatures are checked in full, 32 bytes; shorter ones not yet"),
             "IMGPROXY_CACHE_USE": Condition(
@@ -96,10 +92,10 @@
             var reasons: [String: Reason] = [:]
             for name in [
                 "USER_AGENT", "DOWNLOAD_TIMEOUT",
-                "PRESETS_SEPARATOR", "INFO_ONLY_PRESETS", "INFO_PRESETS", "INFO_PRESETS_PATH", "PREFERRED_FORMATS",
+                "PRESETS_SEPARATOR", "INFO_ONLY_PRESETS", "INFO_PRESETS", "INFO_PRESETS_PATH",
                 "BASE64_URL_INCLUDES_FILENAME", "ARGUMENTS_SEPARATOR", "STRIP_METADATA",
                 "KEEP_COPYRIGHT", "STRIP_COLOR_PROFILE", "AUTO_ROTATE", "ENFORCE_THUMBNAIL", "RETURN_ATTACHMENT",
-                "PRESERVE_HDR", "ENABLE_CLIENT_HINTS", "SET_CANONICAL_HEADER", "CACHE_CONTROL_PASSTHROUGH",
+                "PRESERVE_HDR", "SET_CANONICAL_HEADER",
                 "ENABLE_DEBUG_HEADERS", "ETAG_BUSTER", "LAST_MODIFIED_BUSTER", "ALLOW_ORIGIN", "HEALTH_CHECK_PATH",
                 "HEALTH_CHECK_MESSAGE", "SOURCE_URL_ENCRYPTION_KEY", "ALLOW_BYPASS_CACHE",
                 "MAX_CLIENTS", "READ_REQUEST_TIMEOUT", "WRITE_RESPONSE_TIMEOUT", "KEEP_ALIVE_TIMEOUT",
@@ -142,7 +138,8 @@
         /// Families of imgproxy variables, by prefix.
         static let families: [(prefix: String, reason: Reason)] =
             [
-                "WATERMARKS_", "WATERMARK_PREPROCESS", "FALLBACK_IMAGE", "COOKIE_", "JPEG_", "PNG_", "WEBP_", "AVIF_",
+                "WATERMARKS_", "WATERMARK_PREPROCESS", "FALLBACK_IMAGE_PREPROCESS_URL", "FALLBACK_IMAGES_", "COOKIE_",
+                "JPEG_", "PNG_", "WEBP_", "AVIF_",
                 "JXL_", "AUTOQUALITY_",
                 "BEST_FORMAT_", "VIDEO_THUMBNAIL", "SMART_CROP_", "UNSHARP_MASKING_", "ML_", "OBJECT_DETECTION_",
                 "CLASSIFICATION_", "S3_", "GCS_", "ABS_", "SWIFT_", "CACHE_",

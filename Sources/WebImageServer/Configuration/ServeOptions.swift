@@ -114,7 +114,10 @@
                     configuration.formatQualities[format] = quality
                 }
             }
-            configuration.automaticFormat = !(try settings.bool("no-auto-format") ?? false)
+            try readFormatChoice(settings)
+            configuration.readsClientHints = try settings.bool("client-hints") ?? false
+            configuration.passesSourceCacheControl = try settings.bool("cache-control-passthrough") ?? false
+            try readFallbackImage(settings)
             configuration.presets = try Self.presets(settings)
             for name in try settings.list("skip-processing-format") {
                 let format = ImageFormat(fileExtension: name)
@@ -157,34 +160,103 @@
         /// `--watermark-path`, `--watermark-data` (base64) or `--watermark-url`, one of them, and the
         /// base opacity.
         private mutating func readWatermark(_ settings: ServeSettings) throws(ServeSettingError) {
-            let path = try settings.value("watermark-path")
-            let data = try settings.value("watermark-data")
-            let url = try settings.value("watermark-url")
+            configuration.watermark = try Self.configuredImage(settings, "watermark")
+            if let opacity = try settings.seconds("watermark-opacity", in: 0...1, "a number within 0...1") {
+                configuration.watermarkOpacity = opacity
+            }
+        }
+
+        /// `--fallback-image-path`, `-data` or `-url`, one of them, its status and its TTL.
+        private mutating func readFallbackImage(_ settings: ServeSettings) throws(ServeSettingError) {
+            configuration.fallbackImage = try Self.configuredImage(settings, "fallback-image")
+            if let status = try settings.integer(
+                "fallback-image-status", in: 0...599, "0 (the error's status) or an HTTP status within 100...599"),
+                status == 0 || status >= 100
+            {
+                configuration.fallbackImageStatus = status
+            } else if let value = try settings.value("fallback-image-status") {
+                throw ServeSettingError(
+                    "\(value.source) must be 0 (the error's status) or an HTTP status within 100...599, got \(value.text)"
+                )
+            }
+            if let ttl = try settings.integer(
+                "fallback-image-ttl", in: 0...Int.max, "a whole number of seconds, 0 or more")
+            {
+                configuration.fallbackImageTimeToLive = ttl
+            }
+        }
+
+        /// An image given by `--PREFIX-path`, `--PREFIX-data` (base64) or `--PREFIX-url`, at most one.
+        private static func configuredImage(_ settings: ServeSettings, _ prefix: String) throws(ServeSettingError)
+            -> ConfiguredImage?
+        {
+            let path = try settings.value(prefix + "-path")
+            let data = try settings.value(prefix + "-data")
+            let url = try settings.value(prefix + "-url")
             let given = [path, data, url].compactMap { $0 }
             guard given.count <= 1 else {
                 throw ServeSettingError(
-                    "\(given.map(\.source).joined(separator: " and ")) name two watermarks; give one")
+                    "\(given.map(\.source).joined(separator: " and ")) name two images; give one")
             }
             if let path {
                 guard let bytes = FileManager.default.contents(atPath: path.text), !bytes.isEmpty else {
                     throw ServeSettingError("\(path.source) names a file that cannot be read: \(path.text)")
                 }
-                configuration.watermark = .data(bytes)
-            } else if let data {
+                return .data(bytes)
+            }
+            if let data {
                 guard let bytes = Data(base64Encoded: data.text.filter { !$0.isWhitespace }), !bytes.isEmpty else {
                     throw ServeSettingError("\(data.source) must be base64-encoded image bytes")
                 }
-                configuration.watermark = .data(bytes)
-            } else if let url {
+                return .data(bytes)
+            }
+            if let url {
                 guard let parsed = URL(string: url.text), ["http", "https"].contains(parsed.scheme?.lowercased() ?? "")
                 else {
                     throw ServeSettingError("\(url.source) must be an http or https URL, got \(url.text)")
                 }
-                configuration.watermark = .url(url.text)
+                return .url(url.text)
             }
-            if let opacity = try settings.seconds("watermark-opacity", in: 0...1, "a number within 0...1") {
-                configuration.watermarkOpacity = opacity
+            return nil
+        }
+
+        /// `--no-auto-format`, `--auto-format`, `--enforce-webp`/`-avif`/`-jxl` and `--preferred-formats`.
+        private mutating func readFormatChoice(_ settings: ServeSettings) throws(ServeSettingError) {
+            configuration.automaticFormat = !(try settings.bool("no-auto-format") ?? false)
+            if let value = try settings.value("auto-format") {
+                let formats = try Self.formats(value)
+                guard formats.allSatisfy(OutputFormats.negotiable.contains) else {
+                    throw ServeSettingError("\(value.source) may list webp, avif and jxl, got \(value.text)")
+                }
+                configuration.automaticFormats = Set(formats)
             }
+            var enforced: Set<ImageFormat> = []
+            for (key, format) in [
+                ("enforce-webp", ImageFormat.webp), ("enforce-avif", .avif), ("enforce-jxl", .jpegXL),
+            ]
+            where try settings.bool(key) == true {
+                enforced.insert(format)
+            }
+            configuration.enforcedFormats = enforced
+            if let value = try settings.value("preferred-formats") {
+                let formats = try Self.formats(value)
+                guard !formats.isEmpty else { throw ServeSettingError("\(value.source) must name a format") }
+                configuration.preferredFormats = formats
+            }
+        }
+
+        /// A comma-separated list of format names (`jpeg`, `jpg`, `webp`, `jxl`, ...), in order.
+        private static func formats(_ value: SettingValue) throws(ServeSettingError) -> [ImageFormat] {
+            var formats: [ImageFormat] = []
+            for name in value.text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) })
+            where !name.isEmpty {
+                let format = ImageFormat(fileExtension: name)
+                guard format != .undefined else {
+                    throw ServeSettingError("\(value.source) names an unknown format: \(name)")
+                }
+                if !formats.contains(format) { formats.append(format) }
+            }
+            return formats
         }
 
         private mutating func readLogging(_ settings: ServeSettings) throws(ServeSettingError) {

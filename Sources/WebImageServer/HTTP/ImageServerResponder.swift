@@ -16,6 +16,7 @@
 
         private static let traceparent = HTTPField.Name("traceparent")!
         private static let tracestate = HTTPField.Name("tracestate")!
+        private static let hintNames = ClientHints.headerNames.compactMap { HTTPField.Name($0) }
 
         public init(service: ImageService, homePage: String? = nil) {
             self.service = service
@@ -61,6 +62,11 @@
                 ifModifiedSince: request.headers[.ifModifiedSince])
             serviceRequest.method = request.method.rawValue
             serviceRequest.authorization = request.headers[.authorization]
+            if service.configuration.readsClientHints {
+                let values = Self.hintNames.map { request.headers[$0] }
+                serviceRequest.clientHints = ClientHints(
+                    secCHDPR: values[0], dpr: values[1], secCHWidth: values[2], width: values[3])
+            }
             if service.configuration.tracer != nil {
                 serviceRequest.traceparent = request.headers[Self.traceparent]
                 serviceRequest.tracestate = request.headers[Self.tracestate]

@@ -5,9 +5,13 @@
     extension ProcessingOptions {
         /// Parses option segments (`name:arg:arg`) in order; a later option overrides an earlier
         /// one. Every malformed or unknown option is a 400 naming it. `presets` gives the names
-        /// `preset`/`pr` may use; its `default` preset, when it has one, applies first.
-        public init(segments: [String], presets: ProcessingPresets = ProcessingPresets()) throws(ServiceError) {
+        /// `preset`/`pr` may use; its `default` preset, when it has one, applies first, and the
+        /// Client Hints in `hints` before it (as imgproxy applies them).
+        public init(
+            segments: [String], presets: ProcessingPresets = ProcessingPresets(), hints: ClientHints = ClientHints()
+        ) throws(ServiceError) {
             self.init()
+            hints.apply(to: &self)
             if presets.segments["default"] != nil { try apply(preset: "default", from: presets, applied: []) }
             try apply(segments: segments, presets: presets, applied: [])
         }

@@ -172,7 +172,9 @@
                     }
                 }
             }
-            var options = try ProcessingOptions(segments: path.optionSegments, presets: configuration.presets)
+            let hints = configuration.readsClientHints ? request.clientHints : ClientHints()
+            var options = try ProcessingOptions(
+                segments: path.optionSegments, presets: configuration.presets, hints: hints)
             if options.usesSecurityOptions, !configuration.allowsSecurityOptions {
                 throw .forbidden("security processing options are not allowed")
             }
@@ -185,32 +187,106 @@
                 throw .notFound("the URL expired")
             }
             let source = try SourcePolicy(configuration: configuration).url(for: path.source)
-            if options.raw { return try await rawSource(source, for: request, options: options) }
-            let negotiates = options.format == nil && configuration.automaticFormat
-            let chosen = negotiates ? OutputFormats.preferred(accept: request.accept) : options.format
-            let key = ResultKey.make(options: options, format: chosen, source: source)
-            let result: ProcessedResult
-            if let cached = await tracing.span("cache.lookup", { await cachedResult(forKey: key) }) {
-                result = cached
-            } else {
-                metrics.cacheMiss()
-                result = try await process(key: key, source: source, options: options, format: chosen)
+            let (chosen, consultsAccept) = OutputFormats.negotiate(
+                requested: options.format, accept: request.accept,
+                automatic: configuration.automaticFormat ? configuration.automaticFormats : [],
+                enforced: configuration.enforcedFormats)
+            var policy = ResponsePolicy(
+                timeToLive: configuration.timeToLive, passesSourceCaching: configuration.passesSourceCacheControl)
+            if consultsAccept { policy.vary.append("Accept") }
+            if configuration.readsClientHints { policy.vary += ClientHints.headerNames }
+            if options.raw { return try await rawSource(source, for: request, options: options, policy: policy) }
+            do {
+                return try await processed(source, for: request, options: options, format: chosen, policy: policy)
+            } catch let error where error.isSourceFailure && configuration.fallbackImage != nil {
+                return try await fallback(for: request, options: options, format: chosen, policy: policy, error: error)
             }
-            return result.response(
-                to: request, options: options, varies: negotiates, timeToLive: configuration.timeToLive)
+        }
+
+        /// The result for `source` from the caches, else made: a miss with the client's validators
+        /// asks the source conditionally first, and its 304 is passed on.
+        private func processed(
+            _ source: URL, for request: ServiceRequest, options: ProcessingOptions, format: ImageFormat?,
+            policy: ResponsePolicy
+        ) async throws(ServiceError) -> ServiceResponse {
+            let key = ResultKey.make(options: options, format: format, source: source)
+            if let cached = await tracing.span("cache.lookup", { await cachedResult(forKey: key) }) {
+                return cached.response(to: request, options: options, policy: policy)
+            }
+            metrics.cacheMiss()
+            var fetched: DiskCacheEntry?
+            if request.ifNoneMatch != nil || request.ifModifiedSince != nil {
+                let validators = DiskCacheMetadata(etag: request.ifNoneMatch, lastModified: request.ifModifiedSince)
+                switch try await fetchSource(source, validators: validators) {
+                case .notModified:
+                    return policy.notModified(expires: options.expires)
+                case .source(let entry):
+                    fetched = entry
+                }
+            }
+            let result = try await process(key: key, source: source, fetched: fetched, options: options, format: format)
+            return result.response(to: request, options: options, policy: policy)
+        }
+
+        /// The source, timed and traced; its failures are marked as the source's (for the fallback image).
+        private func fetchSource(_ source: URL, validators: DiskCacheMetadata? = nil)
+            async throws(ServiceError) -> SourceStore.Fetch
+        {
+            let clock = ContinuousClock()
+            let fetching = clock.now
+            defer { metrics.stage("downloading", took: clock.now - fetching) }
+            do {
+                return try await tracing.span("source.fetch") { () async throws(ServiceError) in
+                    try await sources.fetch(source, validators: validators) { metrics.sourceFetched(bytes: $0) }
+                }
+            } catch {
+                throw error.fromSource
+            }
+        }
+
+        /// The fallback image, processed with the request's options, answered with the fallback
+        /// status and TTL. Results are kept in memory only, under a key of their own.
+        private func fallback(
+            for request: ServiceRequest, options: ProcessingOptions, format: ImageFormat?, policy: ResponsePolicy,
+            error: ServiceError
+        ) async throws(ServiceError) -> ServiceResponse {
+            guard let image = configuration.fallbackImage else { throw error }
+            logger.warning("\(request.path): \(error.message); answering with the fallback image")
+            let key = "fallback:\(options.canonicalString)|\(format?.name ?? "source")"
+            let result: ProcessedResult
+            if let kept = memory.result(forKey: key) {
+                result = kept
+            } else {
+                let data = try await image.bytes(configuration: configuration, sources: sources)
+                result = try await runs.value(for: key) { [self] _ throws(ServiceError) in
+                    let producer = ResultProducer(configuration: configuration, options: options, tracing: tracing)
+                    let made: ProcessedResult
+                    switch try producer.prepare(data, format: format) {
+                    case .passThrough(let same): made = same
+                    case .process(let prepared): made = try await make(prepared, with: producer)
+                    }
+                    memory.store(made, forKey: key)
+                    return made
+                }
+            }
+            var answer = policy
+            answer.status = configuration.fallbackImageStatus > 0 ? configuration.fallbackImageStatus : error.status
+            answer.fallbackTimeToLive = configuration.fallbackImageTimeToLive
+            return result.response(to: request, options: options, policy: answer)
         }
 
         /// `raw`: the source's bytes as they came, without the checks, the processing queue or the
         /// result caches (the source cache still keeps them), typed by their first bytes.
-        private func rawSource(_ source: URL, for request: ServiceRequest, options: ProcessingOptions)
-            async throws(ServiceError) -> ServiceResponse
-        {
-            let data = try await tracing.span("source.fetch") { () async throws(ServiceError) in
-                try await sources.data(for: source) { metrics.sourceFetched(bytes: $0) }
+        private func rawSource(
+            _ source: URL, for request: ServiceRequest, options: ProcessingOptions, policy: ResponsePolicy
+        ) async throws(ServiceError) -> ServiceResponse {
+            guard case .source(let entry) = try await fetchSource(source) else {
+                throw .badGateway("the source answered 304 to an unconditional request")
             }
-            let type = ImageFormat(detecting: data).mimeType ?? "application/octet-stream"
-            return ProcessedResult(data: data, contentType: type).response(
-                to: request, options: options, varies: false, timeToLive: configuration.timeToLive)
+            let type = ImageFormat(detecting: entry.data).mimeType ?? "application/octet-stream"
+            var result = ProcessedResult(data: entry.data, contentType: type)
+            result.source = SourceCaching(entry.metadata)
+            return result.response(to: request, options: options, policy: policy)
         }
 
         /// The result for `key` from memory, else from the disk or S3.
@@ -225,29 +301,34 @@
             return stored
         }
 
-        /// One shared run for `key`: its result, or the error every waiting request gets.
-        private func process(key: String, source: URL, options: ProcessingOptions, format: ImageFormat?)
-            async throws(ServiceError) -> ProcessedResult
-        {
+        /// One shared run for `key`: its result, or the error every waiting request gets. The run
+        /// starts from `fetched` when the source was fetched already.
+        private func process(
+            key: String, source: URL, fetched: DiskCacheEntry?, options: ProcessingOptions, format: ImageFormat?
+        ) async throws(ServiceError) -> ProcessedResult {
             try await runs.value(for: key) { [self] _ throws(ServiceError) in
-                let clock = ContinuousClock()
-                let fetching = clock.now
-                let data = try await tracing.span("source.fetch") { () async throws(ServiceError) in
-                    try await sources.data(for: source) { metrics.sourceFetched(bytes: $0) }
+                let entry: DiskCacheEntry
+                if let fetched {
+                    entry = fetched
+                } else {
+                    guard case .source(let got) = try await fetchSource(source) else {
+                        throw ServiceError.badGateway("the source answered 304 to an unconditional request").fromSource
+                    }
+                    entry = got
                 }
-                metrics.stage("downloading", took: clock.now - fetching)
                 // The CPU stages run on the processing threads: their spans get their parent here.
                 let mark = options.watermark == nil ? nil : try await watermarks.mark()
                 let producer = ResultProducer(
                     configuration: configuration, options: options, tracing: tracing,
                     traceParent: tracing.currentContext, watermark: mark)
-                let produced: ProcessedResult
-                switch try producer.prepare(data, format: format) {
+                var produced: ProcessedResult
+                switch try producer.prepare(entry.data, format: format) {
                 case .passThrough(let result):
                     produced = result
                 case .process(let prepared):
                     produced = try await make(prepared, with: producer)
                 }
+                produced.source = SourceCaching(entry.metadata)
                 memory.store(produced, forKey: key)
                 results.store(produced, forKey: key)
                 return produced

@@ -16,26 +16,51 @@
                 .compactMap(\.fileExtension).joined(separator: ", ")
         }
 
-        /// The best format the client names in `Accept` that the service writes: AVIF, then WebP.
-        /// Nil when it names neither (the source's format is used then).
-        static func preferred(accept: String?) -> ImageFormat? {
-            guard let accept else { return nil }
-            let accepted = AcceptHeader(accept)
-            return [ImageFormat.avif, .webp].first {
-                ImageCodersManager.shared.canEncode(to: $0) && accepted.allows($0.mimeType ?? "")
+        /// The formats `Accept` may choose, in imgproxy's order of preference.
+        static let negotiable: [ImageFormat] = [.jpegXL, .avif, .webp]
+
+        /// The format a request gets from its URL's format (`requested`) and its `Accept` header,
+        /// as imgproxy chooses it: with no format in the URL, the first of JPEG XL, AVIF and WebP
+        /// that is `automatic` or `enforced` and that `Accept` names; with one, the first that is
+        /// `enforced` and named, else the URL's. `varies` says whether `Accept` was consulted
+        /// (the response then carries `Vary: Accept`). A nil format leaves the choice to the source
+        /// (``fallback(source:hasAlpha:animated:preferred:)``).
+        static func negotiate(
+            requested: ImageFormat?, accept: String?, automatic: Set<ImageFormat>, enforced: Set<ImageFormat>
+        ) -> (format: ImageFormat?, varies: Bool) {
+            let candidates = requested == nil ? automatic.union(enforced) : enforced
+            guard !candidates.isEmpty else { return (requested, false) }
+            let accepted = AcceptHeader(accept ?? "")
+            let chosen = negotiable.first {
+                candidates.contains($0) && ImageCodersManager.shared.canEncode(to: $0)
+                    && accepted.allows($0.mimeType ?? "")
             }
+            return (chosen ?? requested, true)
         }
 
-        /// With no format chosen by the URL or `Accept`: the source's format when browsers show it
-        /// and the service writes it (JPEG, PNG, GIF, WebP, AVIF), else PNG for an image with alpha
-        /// and JPEG otherwise, so a HEIC, TIFF, BMP or JPEG XL source comes out viewable (as
-        /// imgproxy's preferred formats do).
-        static func fallback(source: ImageFormat, hasAlpha: Bool) -> ImageFormat {
-            if webFormats.contains(source), ImageCodersManager.shared.canEncode(to: source) { return source }
-            return hasAlpha ? .png : .jpeg
+        /// The format written when neither the URL nor `Accept` chose one, as imgproxy picks it:
+        /// the source's own when it is one of `preferred` (and written here), else the first of
+        /// `preferred` that can hold the result's alpha and animation, else the first of them.
+        /// With no usable preference, PNG for alpha and JPEG otherwise.
+        static func fallback(source: ImageFormat, hasAlpha: Bool, animated: Bool, preferred: [ImageFormat])
+            -> ImageFormat
+        {
+            let usable = preferred.filter { ImageCodersManager.shared.canEncode(to: $0) }
+            if usable.contains(source) { return source }
+            let fitting = usable.first {
+                (!hasAlpha || holdsAlpha.contains($0)) && (!animated || holdsAnimation.contains($0))
+            }
+            return fitting ?? usable.first ?? (hasAlpha ? .png : .jpeg)
         }
 
-        private static let webFormats: Set<ImageFormat> = [.jpeg, .png, .gif, .webp, .avif]
+        /// The formats the service writes with an alpha channel.
+        private static let holdsAlpha: Set<ImageFormat> = [.png, .gif, .webp, .avif, .jpegXL, .tiff, .heic]
+        /// The formats the service writes as animations (PNG as APNG).
+        private static let holdsAnimation: Set<ImageFormat> = [.gif, .webp, .avif, .png, .jpegXL]
+
+        /// The default of ``ServiceConfiguration/preferredFormats``: imgproxy's JPEG, PNG and GIF,
+        /// and WebP and AVIF, which every current browser shows, so that those sources stay as they are.
+        static let defaultPreferred: [ImageFormat] = [.jpeg, .png, .gif, .webp, .avif]
     }
 
     /// An `Accept` header's media ranges with a quality above zero (RFC 9110 §12.5.1).

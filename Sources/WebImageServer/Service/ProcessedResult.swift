@@ -9,8 +9,11 @@
         package var contentType: String
         /// A strong validator: a digest of the bytes, so the same result always has the same ETag.
         var etag: String
-        /// When the result was made (its `Last-Modified`).
+        /// When the result was made (its `Last-Modified` when the source sent none).
         var created: Date
+        /// What the source's response said about it: `Last-Modified` (sent on as the result's),
+        /// `Cache-Control` and its freshness (sent on with `--cache-control-passthrough`).
+        var source = SourceCaching()
 
         init(data: Data, contentType: String, etag: String? = nil, created: Date = Date()) {
             self.data = data
@@ -24,21 +27,26 @@
             return "\"" + digest.prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
         }
 
-        /// The response: 304 when the request's validators match, else the bytes, with the caching,
-        /// `Vary` and `Content-Disposition` headers the options call for.
-        func response(to request: ServiceRequest, options: ProcessingOptions, varies: Bool, timeToLive: Int)
+        /// The `Last-Modified` sent: the source's when it sent a valid one, else when the result was made.
+        var lastModified: Date { source.lastModified.flatMap(HTTPDate.parse) ?? created }
+
+        /// The response: 304 when the request's validators match (a 200 answer only), else the
+        /// bytes, with the caching, `Vary` and `Content-Disposition` headers the options call for.
+        func response(to request: ServiceRequest, options: ProcessingOptions, policy: ResponsePolicy)
             -> ServiceResponse
         {
             var headers: [(name: String, value: String)] = [
-                ("Cache-Control", "public, max-age=\(timeToLive)"),
+                ("Cache-Control", policy.cacheControl(expires: options.expires, source: source)),
                 ("ETag", etag),
-                ("Last-Modified", HTTPDate.format(created)),
+                ("Last-Modified", HTTPDate.format(lastModified)),
             ]
-            if varies { headers.append(("Vary", "Accept")) }
-            if isNotModified(request) { return ServiceResponse(status: 304, headers: headers, body: Data()) }
+            if !policy.vary.isEmpty { headers.append(("Vary", policy.vary.joined(separator: ", "))) }
+            if policy.status == 200, isNotModified(request) {
+                return ServiceResponse(status: 304, headers: headers, body: Data())
+            }
             headers.insert(("Content-Type", contentType), at: 0)
             headers.append(("Content-Disposition", disposition(options)))
-            return ServiceResponse(status: 200, headers: headers, body: data)
+            return ServiceResponse(status: policy.status, headers: headers, body: data)
         }
 
         /// RFC 9110 §13.1: `If-None-Match` decides when present; otherwise `If-Modified-Since`.
@@ -49,7 +57,7 @@
                     return tag == "*" || tag == etag || tag == "W/" + etag
                 }
             }
-            if let since = request.ifModifiedSince.flatMap(HTTPDate.parse) { return created <= since }
+            if let since = request.ifModifiedSince.flatMap(HTTPDate.parse) { return lastModified <= since }
             return false
         }
 
@@ -67,6 +75,29 @@
                 name.unicodeScalars.allSatisfy(isSafe)
                 ? name : String(String.UnicodeScalarView(name.unicodeScalars.map { isSafe($0) ? $0 : "_" }))
             return "\(kind); filename=\"\(safe)\""
+        }
+    }
+
+    /// What a source's response said about caching it, kept with each result made from it.
+    struct SourceCaching: Sendable, Equatable {
+        /// The source's `Last-Modified`, as sent.
+        var lastModified: String?
+        /// The source's `Cache-Control`, as sent.
+        var cacheControl: String?
+        /// Until when the source's response said it is fresh (from `Cache-Control` or `Expires`).
+        var expiration: Date?
+
+        init(lastModified: String? = nil, cacheControl: String? = nil, expiration: Date? = nil) {
+            self.lastModified = lastModified
+            self.cacheControl = cacheControl
+            self.expiration = expiration
+        }
+
+        /// What a source's cache entry metadata says.
+        init(_ metadata: DiskCacheMetadata) {
+            self.init(
+                lastModified: metadata.lastModified, cacheControl: metadata.cacheControl,
+                expiration: metadata.expirationDate)
         }
     }
 

@@ -3,7 +3,8 @@
     import WebImage
 
     /// Processed results on disk and, when configured, in S3 behind it, under their result key,
-    /// with their content type, ETag and creation time kept in the entry's metadata.
+    /// with their content type, ETag, creation time and what the source said about caching
+    /// (``SourceCaching``) kept in the entry's metadata.
     struct ResultStore: Sendable {
         let disk: DiskCache?
         let s3: S3Store?
@@ -24,7 +25,9 @@
         /// Writes `result` to the disk and to S3, both in the background.
         func store(_ result: ProcessedResult, forKey key: String) {
             let metadata = DiskCacheMetadata(
-                contentType: result.contentType, etag: result.etag, storeDate: result.created)
+                contentType: result.contentType, etag: result.etag, lastModified: result.source.lastModified,
+                storeDate: result.created, expirationDate: result.source.expiration,
+                cacheControl: result.source.cacheControl)
             let data = result.data
             if let disk {
                 FileIOExecutor.shared.enqueue { try? disk.setData(data, forKey: key, metadata: metadata) }
@@ -34,8 +37,10 @@
 
         private static func result(_ entry: DiskCacheEntry) -> ProcessedResult? {
             guard let contentType = entry.metadata.contentType, let etag = entry.metadata.etag else { return nil }
-            return ProcessedResult(
+            var result = ProcessedResult(
                 data: entry.data, contentType: contentType, etag: etag, created: entry.metadata.storeDate)
+            result.source = SourceCaching(entry.metadata)
+            return result
         }
     }
 #endif

@@ -41,7 +41,7 @@
         public var maxRedirects = 10
         /// The image `watermark`/`wm` places: bytes, or a URL fetched like a source (nil: `wm` does
         /// nothing, as in imgproxy without a watermark).
-        public var watermark: WatermarkStore.Source?
+        public var watermark: ConfiguredImage?
         /// The watermark's base opacity, 0…1, which `wm`'s opacity multiplies (imgproxy's
         /// `IMGPROXY_WATERMARK_OPACITY`).
         public var watermarkOpacity: Double = 1
@@ -58,15 +58,43 @@
         public var defaultQuality = 80
         /// Per-format defaults that win over ``defaultQuality`` (imgproxy: WebP 79, AVIF 63).
         public var formatQualities: [ImageFormat: Int] = [.webp: 79, .avif: 63]
-        /// Pick AVIF or WebP from `Accept` when the URL names no format.
+        /// Pick a format from `Accept` when the URL names none (the formats of ``automaticFormats``).
         public var automaticFormat = true
-        /// `Cache-Control: max-age` of successful responses, in seconds (a year by default).
+        /// The formats `Accept` may choose when the URL names none, tried JPEG XL, AVIF, WebP in
+        /// that order (imgproxy's `IMGPROXY_AUTO_WEBP`, `_AVIF`, `_JXL`); AVIF and WebP by default.
+        public var automaticFormats: Set<ImageFormat> = [.avif, .webp]
+        /// The formats `Accept` chooses even over a format the URL names (imgproxy's
+        /// `IMGPROXY_ENFORCE_WEBP`, `_AVIF`, `_JXL`); none by default.
+        public var enforcedFormats: Set<ImageFormat> = []
+        /// With no format from the URL or `Accept`: a source in one of these formats keeps it, and
+        /// any other gets the first of them that holds its alpha and animation (imgproxy's
+        /// `IMGPROXY_PREFERRED_FORMATS`; here JPEG, PNG, GIF, WebP and AVIF by default).
+        public var preferredFormats: [ImageFormat] = OutputFormats.defaultPreferred
+        /// Read the Client Hints `Sec-CH-DPR`/`DPR` and `Sec-CH-Width`/`Width` as the defaults of
+        /// `dpr` and `width` (imgproxy's `IMGPROXY_ENABLE_CLIENT_HINTS`); off by default.
+        public var readsClientHints = false
+        /// `Cache-Control: max-age` of successful responses, in seconds (a year by default); 0
+        /// sends `no-cache`.
         public var timeToLive = 31_536_000
+        /// Send the source's `Cache-Control` (or its `Expires`, as a `max-age`) instead of
+        /// ``timeToLive`` when it sent one (imgproxy's `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`).
+        public var passesSourceCacheControl = false
+        /// The image answered, processed with the request's options, when the source cannot be
+        /// fetched (imgproxy's `IMGPROXY_FALLBACK_IMAGE_DATA`, `_PATH`, `_URL`); nil answers the error.
+        public var fallbackImage: ConfiguredImage?
+        /// The status of a fallback image's response; 0 sends the fetch error's status (imgproxy's
+        /// `IMGPROXY_FALLBACK_IMAGE_HTTP_CODE`, 200 by default).
+        public var fallbackImageStatus = 200
+        /// The longest `max-age` of a fallback image's response, in seconds; 0 is ``timeToLive``
+        /// (imgproxy's `IMGPROXY_FALLBACK_IMAGE_TTL`).
+        public var fallbackImageTimeToLive = 0
         /// Refuse sources larger than this many bytes.
         public var maxSourceBytes = 64 << 20
         /// Refuse sources with more pixels than this per frame, before decoding them.
         public var maxSourcePixels = 50_000_000
-        /// Refuse animations with more frames than this (imgproxy's `MAX_ANIMATION_FRAMES`).
+        /// The most frames of an animation a result keeps, the first ones; 1 makes a still of the
+        /// first frame (imgproxy's `IMGPROXY_MAX_ANIMATION_FRAMES`, whose default is 1). Every frame
+        /// kept counts against ``maxSourcePixels`` unless ``maxAnimationFramePixels`` is set.
         public var maxAnimationFrames = 1000
         /// Refuse animations whose frames have more pixels than this (nil: only ``maxSourcePixels``;
         /// imgproxy's `IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION`).

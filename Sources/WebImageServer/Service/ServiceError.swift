@@ -8,10 +8,25 @@
         public var status: Int
         /// One line for the response body and the log.
         public var message: String
+        /// Whether fetching the source failed (not the URL, the options or the processing): the
+        /// failures a fallback image answers for.
+        var isSourceFailure = false
 
         public init(status: Int, message: String) {
             self.status = status
             self.message = message
+        }
+
+        /// The same status and message: where the error arose is not part of it.
+        public static func == (lhs: ServiceError, rhs: ServiceError) -> Bool {
+            lhs.status == rhs.status && lhs.message == rhs.message
+        }
+
+        /// This error, marked as a failure to fetch the source.
+        var fromSource: ServiceError {
+            var marked = self
+            marked.isSourceFailure = true
+            return marked
         }
 
         public var description: String { "\(status): \(message)" }

@@ -9,6 +9,8 @@
         public var accept: String?
         public var ifNoneMatch: String?
         public var ifModifiedSince: String?
+        /// The Client Hints the request carries, read when the service reads them.
+        public var clientHints = ClientHints()
         /// The `Authorization` header, checked when the service has a secret.
         public var authorization: String?
         /// `GET` or `HEAD`, for the server span's name.

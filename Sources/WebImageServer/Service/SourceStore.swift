@@ -4,7 +4,9 @@
 
     /// Source bytes: from the disk cache (under the source URL as key), else from S3 when sources
     /// are kept there (then also written to the disk), else downloaded (shared with concurrent
-    /// downloads of the same URL) and then written to the disk and S3 in the background.
+    /// downloads of the same URL) and then written to the disk and S3 in the background. The
+    /// source's response headers that matter downstream (`Last-Modified`, `Cache-Control`, its
+    /// freshness) are kept with the bytes.
     struct SourceStore: Sendable {
         let downloader: ImageDownloader
         let disk: DiskCache?
@@ -13,37 +15,78 @@
         /// When tracing, a download carries the current span's `traceparent`.
         let tracing: ServiceTracing
 
+        /// What a conditional fetch found.
+        enum Fetch: Sendable {
+            /// The source, with its response headers.
+            case source(DiskCacheEntry)
+            /// The source answered 304 to the client's own validators.
+            case notModified
+        }
+
         /// The source's bytes; `downloaded` hears how many came over the network (not on a cache hit).
         func data(for url: URL, downloaded: (Int) -> Void = { _ in }) async throws(ServiceError) -> Data {
+            try await entry(for: url, downloaded: downloaded).data
+        }
+
+        /// The source's bytes and response headers, from a cache or downloaded.
+        func entry(for url: URL, downloaded: (Int) -> Void = { _ in }) async throws(ServiceError) -> DiskCacheEntry {
+            switch try await fetch(url, validators: nil, downloaded: downloaded) {
+            case .source(let entry): return entry
+            // Without validators nothing is sent that a 304 could answer.
+            case .notModified: throw .badGateway("the source answered 304 to an unconditional request")
+            }
+        }
+
+        /// The source from a cache, else downloaded; with `validators` (the client's `If-None-Match`
+        /// and `If-Modified-Since`, as ``DiskCacheMetadata/etag`` and ``DiskCacheMetadata/lastModified``)
+        /// a download asks conditionally, and a 304 comes back as ``Fetch/notModified``. A cached
+        /// source is never revalidated: the client's validators describe a result, not our copy.
+        func fetch(_ url: URL, validators: DiskCacheMetadata?, downloaded: (Int) -> Void = { _ in })
+            async throws(ServiceError) -> Fetch
+        {
             let key = "source:" + url.absoluteString
-            if let disk, let cached = await FileIO.read({ disk.data(forKey: key) }) { return cached }
+            if let disk, let cached = await FileIO.read({ disk.entry(forKey: key) }) { return .source(cached) }
             if let s3, let entry = await s3.entry(forKey: key) {
                 if let disk {
-                    FileIOExecutor.shared.enqueue { try? disk.setData(entry.data, forKey: key, metadata: nil) }
+                    FileIOExecutor.shared.enqueue {
+                        try? disk.setData(entry.data, forKey: key, metadata: entry.metadata)
+                    }
                 }
-                return entry.data
+                return .source(entry)
             }
-            let data: Data
+            let entry: DiskCacheEntry
             do {
-                data = try await downloader.downloadData(with: url, context: traceContext())
+                entry = try await downloader.downloadEntry(
+                    with: url, options: validators == nil ? [] : [.ignoreCachedResponse],
+                    context: context(validators: validators))
+            } catch .cacheNotModified {
+                return .notModified
             } catch {
                 throw ServiceErrorMapping.map(error)
             }
-            downloaded(data.count)
+            downloaded(entry.data.count)
             if let disk {
-                FileIOExecutor.shared.enqueue { try? disk.setData(data, forKey: key, metadata: nil) }
+                FileIOExecutor.shared.enqueue { try? disk.setData(entry.data, forKey: key, metadata: entry.metadata) }
             }
-            s3?.store(data, metadata: nil, forKey: key)
-            return data
+            s3?.store(entry.data, metadata: entry.metadata, forKey: key)
+            return .source(entry)
         }
 
-        /// A download context that adds the trace headers of the current span; nil when not tracing.
-        private func traceContext() -> WebImageContext? {
+        /// A download context with the trace headers of the current span, when tracing, and the
+        /// client's validators; nil when neither applies.
+        private func context(validators: DiskCacheMetadata?) -> WebImageContext? {
             let headers = tracing.propagationHeaders()
-            guard !headers.isEmpty, let fields = try? ImageDownloadHeaders(headers) else { return nil }
             var context = WebImageContext()
-            context.downloadRequestModifier = ImageDownloadRequestModifier(headers: fields)
-            return context
+            var used = false
+            if !headers.isEmpty, let fields = try? ImageDownloadHeaders(headers) {
+                context.downloadRequestModifier = ImageDownloadRequestModifier(headers: fields)
+                used = true
+            }
+            if let validators {
+                context.loaderCachedMetadata = validators
+                used = true
+            }
+            return used ? context : nil
         }
     }
 

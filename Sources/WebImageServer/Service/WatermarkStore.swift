@@ -8,10 +8,7 @@
     /// asks for it.
     public final class WatermarkStore: Sendable {
         /// Where the mark comes from.
-        public enum Source: Sendable, Equatable {
-            case data(Data)
-            case url(String)
-        }
+        public typealias Source = ConfiguredImage
 
         private let source: Source?
         private let sources: SourceStore
@@ -30,14 +27,7 @@
         func mark() async throws(ServiceError) -> ImageBitmap? {
             guard let source else { return nil }
             if let kept = decoded.withLock({ $0 }) { return kept }
-            let data: Data
-            switch source {
-            case .data(let bytes):
-                data = bytes
-            case .url(let text):
-                let url = try SourcePolicy(configuration: configuration).url(for: text)
-                data = try await sources.data(for: url)
-            }
+            let data = try await source.bytes(configuration: configuration, sources: sources)
             var options = ImageDecodeOptions()
             options.maxPixelCount = configuration.maxSourcePixels
             options.firstFrameOnly = true

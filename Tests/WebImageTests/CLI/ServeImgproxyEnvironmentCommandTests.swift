@@ -31,6 +31,7 @@ struct ServeImgproxyEnvironmentCommandTests {
         IMGPROXY_QUALITY=35
         IMGPROXY_FORMAT_QUALITY=webp=45
         IMGPROXY_AUTO_WEBP=false
+        IMGPROXY_AUTO_AVIF=false
         IMGPROXY_CACHE_USE=fs
         IMGPROXY_CACHE_FS_ROOT=\(cacheRoot)
         IMGPROXY_LOG_FORMAT=json
@@ -38,7 +39,9 @@ struct ServeImgproxyEnvironmentCommandTests {
         IMGPROXY_PROMETHEUS_NAMESPACE=imgproxy
         IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL=false
         IMGPROXY_PRESETS=thumb=rs:fit:100:100
-        IMGPROXY_FALLBACK_IMAGE_URL=https://images.example/fallback.png
+        IMGPROXY_FALLBACK_IMAGE_HTTP_CODE=404
+        IMGPROXY_FALLBACK_IMAGE_TTL=60
+        IMGPROXY_FALLBACK_IMAGES_CACHE_SIZE=16
         """
     }
 
@@ -54,8 +57,9 @@ struct ServeImgproxyEnvironmentCommandTests {
     @Test func everyMappedSettingOfTheFileTakesEffect() async throws {
         let cacheRoot = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: cacheRoot) }
-        let variables = Self.parse(Self.environmentFile(cacheRoot: cacheRoot.path))
+        var variables = Self.parse(Self.environmentFile(cacheRoot: cacheRoot.path))
         try await withOrigin { origin in
+            variables["IMGPROXY_FALLBACK_IMAGE_URL"] = origin.url("/fixtures/png/rgb8.png").absoluteString
             let process = try CommandRunner.start(["serve"], environment: CommandRunner.environment(variables))
             defer { process.killAndReap() }
             let port = try await ServeTracingCommandTests.announcedPort(process)
@@ -79,19 +83,30 @@ struct ServeImgproxyEnvironmentCommandTests {
             // IMGPROXY_FORMAT_QUALITY: WebP at 45.
             let webp = await get("w:32", "/fixtures/jpeg/baseline.jpg", ext: "webp")
             #expect(Data(webp.body) == (try Self.expected("w:32", "jpeg/baseline.jpg", .webp, quality: 45)))
-            // IMGPROXY_AUTO_WEBP=false: Accept does not choose the format.
+            // IMGPROXY_AUTO_WEBP=false, IMGPROXY_AUTO_AVIF=false: Accept does not choose the format.
             let negotiated = await get(
                 "w:31", "/fixtures/jpeg/baseline.jpg", ext: nil, headers: ["Accept: image/avif,image/webp,*/*"])
             #expect(negotiated.header("Content-Type") == "image/jpeg")
+            // IMGPROXY_FALLBACK_IMAGE_URL, _HTTP_CODE, _TTL: a missing source is answered with the
+            // fallback image, processed as asked, with status 404 and a max-age of 60 s.
+            let missing = await get("w:5", "/fixtures/missing.png", ext: "png")
+            #expect(missing.statusCode == 404 && missing.header("Cache-Control") == "public, max-age=60")
+            #expect(
+                try ImageCodersManager.shared.imageInfo(for: Data(missing.body)).width == 5,
+                "\(String(decoding: missing.body, as: UTF8.self))")
             // IMGPROXY_ALLOWED_SOURCES, with a wildcard port.
             #expect(await get("w:32", "/garbage/10", ext: "png").statusCode == 403)
             // IMGPROXY_MAX_SRC_FILE_SIZE (bytes) and IMGPROXY_MAX_SRC_RESOLUTION (megapixels).
-            let tooLong = await get("w:32", "/bytes/60000", ext: "png")
-            #expect(tooLong.statusCode == 422 && String(decoding: tooLong.body, as: UTF8.self).contains("larger than"))
+            // A source over the size limit is refused while it is fetched, so the fallback answers
+            // (its bytes would not decode: they are not an image).
+            let tooLong = await get("w:5", "/bytes/60000", ext: "png")
+            #expect(tooLong.statusCode == 404 && Data(tooLong.body) == Data(missing.body))
             let tooWide = await get("w:32", "/generated/150x80.jpg", ext: "png")
             #expect(tooWide.statusCode == 422 && String(decoding: tooWide.body, as: UTF8.self).contains("10000"))
-            // IMGPROXY_MAX_ANIMATION_FRAMES: four frames are two too many.
-            #expect(await get("w:2", "/fixtures/gif/loop3_delays.gif", ext: "gif").statusCode == 422)
+            // IMGPROXY_MAX_ANIMATION_FRAMES: the first two of four frames are kept.
+            let animation = await get("w:2", "/fixtures/gif/loop3_delays.gif", ext: "gif")
+            let kept = try ImageCodersManager.shared.imageInfo(for: Data(animation.body))
+            #expect(animation.statusCode == 200 && kept.frameCount == 2)
             #expect(await get("w:8", "/fixtures/gif/static.gif", ext: "gif").statusCode == 200)
             // IMGPROXY_WORKERS, IMGPROXY_PROMETHEUS_NAMESPACE: imgproxy's metric names, prefixed.
             let metrics = String(decoding: await RawHTTP.get(port: port, "/metrics").body, as: UTF8.self)
@@ -124,7 +139,7 @@ struct ServeImgproxyEnvironmentCommandTests {
             #expect(origins["preset"] == "IMGPROXY_PRESETS")
             // The one variable it cannot honour is named once.
             let notices = logged.compactMap { $0["message"] as? String }.filter { $0.contains("IMGPROXY_FALLBACK") }
-            #expect(notices == ["IMGPROXY_FALLBACK_IMAGE_URL is ignored (not supported yet)"])
+            #expect(notices == ["IMGPROXY_FALLBACK_IMAGES_CACHE_SIZE is ignored (not supported yet)"])
         }
     }
 

@@ -50,7 +50,8 @@ struct ServeSettingsTests {
         #expect(configuration.workers == 3 && configuration.queueLimit == 12 && configuration.queueTimeout == 4)
         #expect(configuration.timeToLive == 3600)
         #expect(configuration.defaultQuality == 70 && configuration.formatQualities == [.webp: 60, .avif: 40])
-        #expect(!configuration.automaticFormat)
+        // IMGPROXY_AUTO_WEBP=false takes WebP out of the formats Accept chooses; AVIF stays ours.
+        #expect(configuration.automaticFormats == [.avif])
         #expect(configuration.cacheDirectory?.path == "/var/cache/images")
         #expect(options.logFormat == .json && options.logLevel == .warning)
         #expect(options.metricsNamespace == "imgproxy")
@@ -68,10 +69,16 @@ struct ServeSettingsTests {
         let ipv6 = try Self.options(["IMGPROXY_BIND": "[::1]:8082"])
         #expect(ipv6.host == "::1" && ipv6.port == 8082)
         #expect(try Self.options(["IMGPROXY_LOG_FORMAT": "structured"]).logFormat == .text)
-        // Detection is on when any of the switches (or their old names) is on.
+        // Each switch (or its old name) adds or takes out its own format; the new name wins.
         #expect(
             try Self.options(["IMGPROXY_AUTO_WEBP": "false", "IMGPROXY_ENABLE_AVIF_DETECTION": "true"]).configuration
-                .automaticFormat)
+                .automaticFormats == [.avif])
+        #expect(
+            try Self.options(["IMGPROXY_ENABLE_WEBP_DETECTION": "false", "IMGPROXY_AUTO_WEBP": "true"]).configuration
+                .automaticFormats == [.avif, .webp])
+        #expect(
+            try Self.options(["IMGPROXY_AUTO_JXL": "true", "IMGPROXY_AUTO_AVIF": "false"]).configuration
+                .automaticFormats == [.webp, .jpegXL])
     }
 
     @Test func imgproxyProResultCacheInS3BecomesTheS3Tier() throws {
@@ -181,18 +188,18 @@ struct ServeSettingsTests {
 
     @Test func unsupportedImgproxyVariablesAreNoticedOnceEachAndNeverSilently() throws {
         let options = try Self.options([
-            "IMGPROXY_PRESETS_SEPARATOR": ";", "IMGPROXY_FALLBACK_IMAGE_URL": "https://x/w.png",
+            "IMGPROXY_PRESETS_SEPARATOR": ";", "IMGPROXY_FALLBACK_IMAGES_CACHE_SIZE": "16",
             "IMGPROXY_USE_ETAG": "true", "IMGPROXY_USE_LAST_MODIFIED": "false", "IMGPROXY_SO_REUSEPORT": "true",
-            "IMGPROXY_FROBNICATE": "1", "IMGPROXY_ENFORCE_WEBP": "false", "IMGPROXY_ENFORCE_AVIF": "true",
+            "IMGPROXY_FROBNICATE": "1", "IMGPROXY_ENFORCE_WEBP": "false", "IMGPROXY_SET_CANONICAL_HEADER": "true",
             "IMGPROXY_SIGNATURE_SIZE": "32", "IMGPROXY_CACHE_USE": "gcs", "IMGPROXY_EMPTY": "",
         ])
         #expect(
             options.notices == [
                 "IMGPROXY_CACHE_USE=gcs is ignored (only the fs and s3 caches are supported)",
-                "IMGPROXY_ENFORCE_AVIF=true is ignored (not supported yet)",
-                "IMGPROXY_FALLBACK_IMAGE_URL is ignored (not supported yet)",
+                "IMGPROXY_FALLBACK_IMAGES_CACHE_SIZE is ignored (not supported yet)",
                 "IMGPROXY_FROBNICATE is ignored (not an imgproxy setting webimage knows)",
                 "IMGPROXY_PRESETS_SEPARATOR is ignored (not supported yet)",
+                "IMGPROXY_SET_CANONICAL_HEADER is ignored (not supported yet)",
                 "IMGPROXY_SO_REUSEPORT is ignored (one process serves every connection)",
                 "IMGPROXY_USE_LAST_MODIFIED=false is ignored (Last-Modified is always sent)",
             ])
