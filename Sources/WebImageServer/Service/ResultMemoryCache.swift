@@ -35,6 +35,7 @@
         /// What keeping `result` under `key` costs against the budget.
         static func cost(of result: ProcessedResult, key: String) -> Int {
             result.data.count + key.utf8.count + result.contentType.utf8.count + result.etag.utf8.count
+                + (result.source.lastModified?.utf8.count ?? 0) + (result.source.cacheControl?.utf8.count ?? 0)
                 + entryOverhead
         }
 

@@ -68,13 +68,7 @@ extension ImageDownloader {
     public func downloadData(
         with url: URL, options: ImageDownloaderOptions = [], context: WebImageContext? = nil
     ) async throws(WebImageError) -> Data {
-        if Task.isCancelled { throw .cancelled }
-        try checkNotShutdown()
-        let key = TransferKey(url, options: options, context: context)
-        return try await subscribeTransfer(
-            key, url: url, options: options, context: context, rank: options.rank,
-            runPriority: options.runPriority, events: nil
-        ).value().data
+        try await body(of: url, options: options, context: context).data
     }
 
     /// Like ``downloadData(with:options:context:)``, with what a cache keeps of the response's
@@ -84,14 +78,21 @@ extension ImageDownloader {
     package func downloadEntry(
         with url: URL, options: ImageDownloaderOptions = [], context: WebImageContext? = nil
     ) async throws(WebImageError) -> DiskCacheEntry {
+        let body = try await body(of: url, options: options, context: context)
+        return DiskCacheEntry(data: body.data, metadata: body.metadata)
+    }
+
+    /// The transfer of `url`, shared with every other caller of it, without decoding.
+    private func body(of url: URL, options: ImageDownloaderOptions, context: WebImageContext?)
+        async throws(WebImageError) -> DownloadedBody
+    {
         if Task.isCancelled { throw .cancelled }
         try checkNotShutdown()
         let key = TransferKey(url, options: options, context: context)
-        let body = try await subscribeTransfer(
+        return try await subscribeTransfer(
             key, url: url, options: options, context: context, rank: options.rank,
             runPriority: options.runPriority, events: nil
         ).value()
-        return DiskCacheEntry(data: body.data, metadata: body.metadata)
     }
 
     // MARK: Decode stage
