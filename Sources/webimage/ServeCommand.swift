@@ -181,6 +181,20 @@
                 valueName: "EXT"))
         var skipProcessingFormat: [String] = []
 
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
+                "Keep the copyright and author when metadata is stripped, unless the URL says (default true).",
+                valueName: "BOOL"))
+        var keepCopyright: String?
+
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
+                "Decode a HEIC or AVIF source's embedded thumbnail, unless the URL says (default false).",
+                valueName: "BOOL"))
+        var enforceThumbnail: String?
+
         @Option(help: ArgumentHelp("A file of presets, one NAME=OPTIONS per line.", valueName: "PATH"))
         var presetsFile: String?
 
@@ -228,6 +242,7 @@
                 "max-result-dimension": maxResultDimension, "secret": secret, "path-prefix": pathPrefix,
                 "base-url": baseURL, "max-redirects": maxRedirects, "watermark-path": watermarkPath,
                 "watermark-data": watermarkData, "watermark-url": watermarkURL, "watermark-opacity": watermarkOpacity,
+                "keep-copyright": keepCopyright, "enforce-thumbnail": enforceThumbnail,
             ]
             let switches = [
                 "allow-loopback-sources": allowLoopbackSources, "allow-private-sources": allowPrivateSources,

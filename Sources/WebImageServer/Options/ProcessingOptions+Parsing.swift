@@ -5,9 +5,13 @@
     extension ProcessingOptions {
         /// Parses option segments (`name:arg:arg`) in order; a later option overrides an earlier
         /// one. Every malformed or unknown option is a 400 naming it. `presets` gives the names
-        /// `preset`/`pr` may use; its `default` preset, when it has one, applies first.
-        public init(segments: [String], presets: ProcessingPresets = ProcessingPresets()) throws(ServiceError) {
-            self.init()
+        /// `preset`/`pr` may use; its `default` preset, when it has one, applies first. Options the
+        /// URL and presets do not give keep their value in `defaults` (the service's settings).
+        public init(
+            segments: [String], presets: ProcessingPresets = ProcessingPresets(),
+            defaults: ProcessingOptions = ProcessingOptions()
+        ) throws(ServiceError) {
+            self = defaults
             if presets.segments["default"] != nil { try apply(preset: "default", from: presets, applied: []) }
             try apply(segments: segments, presets: presets, applied: [])
         }
@@ -109,6 +113,14 @@
                         (
                             ["strip_metadata", "sm"],
                             { o, a throws(ServiceError) in o.stripMetadata = try a.single(a.boolean) }
+                        ),
+                        (
+                            ["keep_copyright", "kcr"],
+                            { o, a throws(ServiceError) in o.keepCopyright = try a.single(a.boolean) }
+                        ),
+                        (
+                            ["enforce_thumbnail", "eth"],
+                            { o, a throws(ServiceError) in o.enforceThumbnail = try a.single(a.boolean) }
                         ),
                         (
                             ["strip_color_profile", "scp"],

@@ -123,6 +123,7 @@
                 var image = try tracing.span("decode", parent: traceParent) { () throws(WebImageError) in
                     try coders.decode(prepared.data, options: decodeOptions(prepared.plan, swapsBox: swapsBox))
                 }
+                if keepsCopyrightOnly { image.metadata = image.metadata.keepingCopyright() }
                 let plan = try trimmed(&image) ?? prepared.plan
                 let processed = try tracing.span("process", parent: traceParent) { () throws(WebImageError) in
                     try ImageProcessor(options: options, plan: plan, watermark: watermarking).transformedImage(
@@ -200,12 +201,16 @@
             return !options.stripMetadata || MetadataProbe.kinds(in: data).isDisjoint(with: [.exif, .xmp])
         }
 
+        /// Stripping metadata but the copyright: EXIF and XMP are read, reduced to their copyright
+        /// and author tags (``ImageMetadata/keepingCopyright()``) and written.
+        private var keepsCopyrightOnly: Bool { options.stripMetadata && options.keepCopyright }
+
         private func decodeOptions(_ plan: ProcessingPlan, swapsBox: Bool) -> ImageDecodeOptions {
             var decode = ImageDecodeOptions()
             decode.maxPixelCount = maxSourcePixels
             decode.maxAnimationByteCount = configuration.maxAnimationBytes
             decode.applyOrientation = options.autoRotate
-            decode.readMetadata = options.stripMetadata ? [.iccProfile] : .all
+            decode.readMetadata = options.stripMetadata && !options.keepCopyright ? [.iccProfile] : .all
             decode.convertToSRGB = options.stripColorProfile
             let turned = options.rotate == 90 || options.rotate == 270
             // Trimming looks at every pixel of the source, so it is decoded whole.
@@ -219,7 +224,7 @@
             var encode = ImageEncodeOptions()
             let quality = options.quality ?? options.formatQualities[format] ?? configuration.quality(for: format)
             encode.compressionQuality = Double(quality) / 100
-            encode.keptMetadata = options.stripMetadata ? [.iccProfile] : .all
+            encode.keptMetadata = options.stripMetadata && !options.keepCopyright ? [.iccProfile] : .all
             encode.maxFileSize = options.maxBytes
             encode.backgroundColor = options.background ?? .white
             return encode

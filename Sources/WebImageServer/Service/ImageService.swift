@@ -172,7 +172,8 @@
                     }
                 }
             }
-            var options = try ProcessingOptions(segments: path.optionSegments, presets: configuration.presets)
+            var options = try ProcessingOptions(
+                segments: path.optionSegments, presets: configuration.presets, defaults: configuration.optionDefaults)
             if options.usesSecurityOptions, !configuration.allowsSecurityOptions {
                 throw .forbidden("security processing options are not allowed")
             }
