@@ -262,6 +262,13 @@ public struct ImageEncodeOptions: Sendable, Equatable {
     public var effort: EncodeEffort = .balanced
     /// JPEG: how much colour detail to keep. Default 4:2:0, what libjpeg and Pillow write.
     public var chromaSubsampling: ChromaSubsampling = .yuv420
+    /// Write an image whose every pixel has R = G = B as grayscale where the format has it: PNG
+    /// colour type 0 (gray) or 4 (gray and alpha), a one-component JPEG (default). The pixels
+    /// decode back the same (PNG bit-exact). An sRGB ICC profile is dropped from such an image
+    /// (gray without a profile means the same), a gray profile kept; an image with another RGB
+    /// profile stays in colour. A PNG whose palette encoding is smaller is written with the
+    /// palette; animations stay in colour. Ours: SDWebImage writes what Core Graphics hands it.
+    public var writesGrayscale = true
 
     public init() {}
 }
