@@ -54,7 +54,10 @@
         /// not fit it.
         package func prepare(_ data: Data, format requested: ImageFormat?) throws(ServiceError) -> Preparation {
             do {
-                let info = try ImageCodersManager.shared.imageInfo(for: data)
+                // With enforce_thumbnail, the plan is made for the embedded thumbnail, which is what is decoded.
+                var thumbnailFirst = ImageDecodeOptions()
+                thumbnailFirst.prefersEmbeddedThumbnail = options.enforceThumbnail
+                let info = try ImageCodersManager.shared.imageInfo(for: data, options: thumbnailFirst)
                 let shown =
                     options.autoRotate
                     ? PixelSize(width: info.width, height: info.height)
@@ -183,6 +186,8 @@
         {
             let format = requested ?? OutputFormats.fallback(source: info.format, hasAlpha: info.hasAlpha)
             guard format == info.format, info.orientation == .up else { return false }
+            // The source's bytes hold more than the embedded thumbnail asked for.
+            if options.enforceThumbnail, EmbeddedThumbnails.info(in: data) != nil { return false }
             guard plan.cropSize == plan.rotatedSource, plan.scaledSize == plan.rotatedSource,
                 plan.resultSize == plan.rotatedSource, plan.finalSize == plan.resultSize
             else { return false }
@@ -212,6 +217,7 @@
             decode.applyOrientation = options.autoRotate
             decode.readMetadata = options.stripMetadata && !options.keepCopyright ? [.iccProfile] : .all
             decode.convertToSRGB = options.stripColorProfile
+            decode.prefersEmbeddedThumbnail = options.enforceThumbnail
             let turned = options.rotate == 90 || options.rotate == 270
             // Trimming looks at every pixel of the source, so it is decoded whole.
             if options.trim == nil, let size = plan.decodeSize(turned: turned != swapsBox) {
