@@ -278,7 +278,7 @@ typedef struct cwi_jpeg_encoder {
 } cwi_jpeg_encoder;
 
 int cwi_jpeg_encode_rgba(const uint8_t *rgba, int width, int height, size_t stride, int quality,
-                         int progressive, int subsampling, int optimize_coding, uint8_t **out,
+                         int progressive, int subsampling, int optimize_coding, int grayscale, uint8_t **out,
                          unsigned long *outlen, char *err, size_t errlen) {
     JSAMPROW rows[CWI_ROWS_PER_CALL];
     if (rgba == NULL || out == NULL || outlen == NULL || width <= 0 || height <= 0 ||
@@ -318,8 +318,14 @@ int cwi_jpeg_encode_rgba(const uint8_t *rgba, int width, int height, size_t stri
     jpeg_set_quality(&e->cinfo, quality < 1 ? 1 : (quality > 100 ? 100 : quality), TRUE);
     /* Luma's sampling factors set the colour channels' resolution (theirs stay 1x1): 2x2 is
      * 4:2:0 (libjpeg's default), 2x1 is 4:2:2, 1x1 is 4:4:4. */
-    e->cinfo.comp_info[0].h_samp_factor = subsampling == 2 ? 1 : 2;
-    e->cinfo.comp_info[0].v_samp_factor = subsampling == 0 ? 2 : 1;
+    if (grayscale) {
+        /* One component, luma only: libjpeg-turbo's RGB-to-gray weights sum to exactly 1, so a
+         * pixel with R = G = B keeps its value. */
+        jpeg_set_colorspace(&e->cinfo, JCS_GRAYSCALE);
+    } else {
+        e->cinfo.comp_info[0].h_samp_factor = subsampling == 2 ? 1 : 2;
+        e->cinfo.comp_info[0].v_samp_factor = subsampling == 0 ? 2 : 1;
+    }
     if (optimize_coding) e->cinfo.optimize_coding = TRUE;
     if (progressive) jpeg_simple_progression(&e->cinfo);
     jpeg_start_compress(&e->cinfo, TRUE);

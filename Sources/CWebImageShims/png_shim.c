@@ -229,6 +229,7 @@ typedef struct {
     int bit_depth;
     int compression_level;
     int adaptive_filters;
+    int gray; /* pixels are gray bytes (with an alpha byte each when keep_alpha), not RGBA */
 } cwi_png_image;
 
 static int cwi_png_write(cwi_png_writer *writer, const cwi_png_image *image) {
@@ -243,7 +244,8 @@ static int cwi_png_write(cwi_png_writer *writer, const cwi_png_image *image) {
     png_set_filter(png, PNG_FILTER_TYPE_BASE,
                    indexed ? PNG_FILTER_NONE : (image->adaptive_filters ? PNG_ALL_FILTERS : PNG_FILTER_UP));
     int color_type = indexed ? PNG_COLOR_TYPE_PALETTE
-                             : (image->keep_alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB);
+                   : image->gray ? (image->keep_alpha ? PNG_COLOR_TYPE_GRAY_ALPHA : PNG_COLOR_TYPE_GRAY)
+                                 : (image->keep_alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB);
     png_set_IHDR(png, writer->info, image->width, image->height, indexed ? image->bit_depth : 8, color_type,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_byte alphas[256];
@@ -266,6 +268,8 @@ static int cwi_png_write(cwi_png_writer *writer, const cwi_png_image *image) {
     if (indexed) {
         if (image->bit_depth < 8) png_set_packing(png);
         stride = image->width;
+    } else if (image->gray) {
+        stride = (size_t)image->width * (image->keep_alpha ? 2 : 1);
     } else {
         /* On write, a filler setting drops the fourth byte of each pixel: RGBA rows become RGB. */
         if (!image->keep_alpha) png_set_filler(png, 0, PNG_FILLER_AFTER);
@@ -331,6 +335,14 @@ int cwi_png_encode_rgba(const uint8_t *pixels, uint32_t width, uint32_t height, 
                         char *message, size_t message_capacity) {
     cwi_png_image image = {pixels, width, height, keep_alpha, NULL, 0, 8,
                            cwi_clamp_level(compression_level), adaptive_filters};
+    return cwi_png_encode(&image, output, output_length, message, message_capacity);
+}
+
+int cwi_png_encode_gray(const uint8_t *pixels, uint32_t width, uint32_t height, int keep_alpha,
+                        int compression_level, int adaptive_filters, uint8_t **output, size_t *output_length,
+                        char *message, size_t message_capacity) {
+    cwi_png_image image = {pixels, width, height, keep_alpha, NULL, 0, 8,
+                           cwi_clamp_level(compression_level), adaptive_filters, 1};
     return cwi_png_encode(&image, output, output_length, message, message_capacity);
 }
 

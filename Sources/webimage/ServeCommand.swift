@@ -232,6 +232,20 @@
                 valueName: "EXT"))
         var skipProcessingFormat: [String] = []
 
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
+                "Keep the copyright and author when metadata is stripped, unless the URL says (default true).",
+                valueName: "BOOL"))
+        var keepCopyright: String?
+
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
+                "Decode a HEIC or AVIF source's embedded thumbnail, unless the URL says (default false).",
+                valueName: "BOOL"))
+        var enforceThumbnail: String?
+
         @Option(help: ArgumentHelp("A file of presets, one NAME=OPTIONS per line.", valueName: "PATH"))
         var presetsFile: String?
 
@@ -283,6 +297,7 @@
                 "fallback-image-path": fallbackImagePath, "fallback-image-data": fallbackImageData,
                 "fallback-image-url": fallbackImageURL, "fallback-image-status": fallbackImageStatus,
                 "fallback-image-ttl": fallbackImageTTL,
+                "keep-copyright": keepCopyright, "enforce-thumbnail": enforceThumbnail,
             ]
             let switches = [
                 "allow-loopback-sources": allowLoopbackSources, "allow-private-sources": allowPrivateSources,

@@ -50,11 +50,12 @@ void cwi_jpeg_close(cwi_jpeg_decoder *decoder);
 /* Encodes `height` rows of RGBA (alpha ignored: composite first) at quality 1...100; with
  * `progressive` non-zero, as a progressive JPEG (libjpeg's standard scan script). `subsampling`
  * is 0 for 4:2:0, 1 for 4:2:2, 2 for 4:4:4; `optimize_coding` non-zero computes Huffman tables
- * for the image (smaller, one more pass).
+ * for the image (smaller, one more pass); `grayscale` non-zero writes one component, the luma
+ * (for pixels with R = G = B, their value), and ignores `subsampling`.
  * On success *out is a malloc'd buffer of exactly *outlen bytes: release it with free()
  * (or cwi_jpeg_free). */
 int cwi_jpeg_encode_rgba(const uint8_t *rgba, int width, int height, size_t stride, int quality,
-                         int progressive, int subsampling, int optimize_coding, uint8_t **out,
+                         int progressive, int subsampling, int optimize_coding, int grayscale, uint8_t **out,
                          unsigned long *outlen, char *err, size_t errlen);
 
 void cwi_jpeg_free(void *pointer);

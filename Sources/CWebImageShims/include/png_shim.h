@@ -45,6 +45,13 @@ int cwi_png_encode_rgba(const uint8_t *pixels, uint32_t width, uint32_t height, 
                         int compression_level, int adaptive_filters, uint8_t **output, size_t *output_length,
                         char *message, size_t message_capacity);
 
+/* Encodes 8-bit gray pixels (one byte a pixel, rows `width` bytes apart), or gray and alpha
+ * when `keep_alpha` (two bytes a pixel), as a grayscale PNG (colour type 0 or 4). Filters,
+ * output and errors as cwi_png_encode_rgba. */
+int cwi_png_encode_gray(const uint8_t *pixels, uint32_t width, uint32_t height, int keep_alpha,
+                        int compression_level, int adaptive_filters, uint8_t **output, size_t *output_length,
+                        char *message, size_t message_capacity);
+
 /* Encodes a palette image: `indices` holds one byte a pixel (rows `width` bytes apart), each
  * below `palette_count` (1-256), written packed at `bit_depth` (1, 2, 4 or 8, enough for the
  * count); `palette_rgba` holds the entries, with those that are not opaque first (they become

@@ -33,6 +33,12 @@ public struct ImageDecodeOptions: Sendable, Equatable {
     /// `decodeEmbedThumbnail`). Default false: an embedded thumbnail is fast but may be of lower
     /// quality, and an edited photo may keep a stale one.
     public var decodeEmbeddedThumbnail = false
+    /// Decode a HEIC or AVIF file's embedded thumbnail item, when its primary image has one,
+    /// instead of the primary image, whatever its size (imgproxy's `enforce_thumbnail`); files
+    /// without one decode as usual. The thumbnail carries the metadata of its own item (usually
+    /// none) and comes out flagged ``Image/isThumbnail``. AVIF thumbnails are read with libheif's
+    /// AV1 decoder. Default false. Part of the options' equality, like every other property.
+    public var prefersEmbeddedThumbnail = false
     /// Which metadata blocks to keep on the image (``Image/metadata``). Default: the ICC profile
     /// only, which says what the pixel values mean and is usually a few hundred bytes. EXIF (tens
     /// of kilobytes when a camera embeds a thumbnail, and often the place a photo was taken) and
@@ -262,6 +268,13 @@ public struct ImageEncodeOptions: Sendable, Equatable {
     public var effort: EncodeEffort = .balanced
     /// JPEG: how much colour detail to keep. Default 4:2:0, what libjpeg and Pillow write.
     public var chromaSubsampling: ChromaSubsampling = .yuv420
+    /// Write an image whose every pixel has R = G = B as grayscale where the format has it: PNG
+    /// colour type 0 (gray) or 4 (gray and alpha), a one-component JPEG (default). The pixels
+    /// decode back the same (PNG bit-exact). An sRGB ICC profile is dropped from such an image
+    /// (gray without a profile means the same), a gray profile kept; an image with another RGB
+    /// profile stays in colour. A PNG whose palette encoding is smaller is written with the
+    /// palette; animations stay in colour. Ours: SDWebImage writes what Core Graphics hands it.
+    public var writesGrayscale = true
 
     public init() {}
 }

@@ -127,6 +127,8 @@
                 configuration.skipProcessingFormats.insert(format)
             }
             configuration.onlyPresets = try settings.bool("only-presets") ?? false
+            configuration.keepsCopyright = try settings.bool("keep-copyright") ?? true
+            configuration.enforcesThumbnail = try settings.bool("enforce-thumbnail") ?? false
             if configuration.onlyPresets, configuration.presets.isEmpty {
                 throw ServeSettingError("--only-presets needs presets (--preset or --presets-file)")
             }

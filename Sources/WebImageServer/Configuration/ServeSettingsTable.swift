@@ -109,6 +109,8 @@
                 "skip-processing-format", variable: "WEBIMAGE_SKIP_PROCESSING_FORMATS",
                 imgproxy: .same("IMGPROXY_SKIP_PROCESSING_FORMATS")),
             ServeSetting("presets-file", imgproxy: .same("IMGPROXY_PRESETS_PATH")),
+            ServeSetting("keep-copyright", imgproxy: .same("IMGPROXY_KEEP_COPYRIGHT")),
+            ServeSetting("enforce-thumbnail", imgproxy: .same("IMGPROXY_ENFORCE_THUMBNAIL")),
             ServeSetting("only-presets", imgproxy: .same("IMGPROXY_ONLY_PRESETS")),
             ServeSetting("drain-delay"),
             ServeSetting("demo"),

@@ -70,6 +70,8 @@
             if !autoRotate { add("ar", 0) }
             if !stripMetadata { add("sm", 0) }
             if !stripColorProfile { add("scp", 0) }
+            if !keepCopyright { add("kcr", 0) }
+            if enforceThumbnail { add("eth", 1) }
             if let maxBytes { add("mb", maxBytes) }
             if let cacheBuster { add("cb", cacheBuster) }
             if cornerRadius != 0 { add("wirc", cornerRadius) }

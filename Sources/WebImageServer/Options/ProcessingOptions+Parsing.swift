@@ -5,12 +5,14 @@
     extension ProcessingOptions {
         /// Parses option segments (`name:arg:arg`) in order; a later option overrides an earlier
         /// one. Every malformed or unknown option is a 400 naming it. `presets` gives the names
-        /// `preset`/`pr` may use; its `default` preset, when it has one, applies first, and the
-        /// Client Hints in `hints` before it (as imgproxy applies them).
+        /// `preset`/`pr` may use; its `default` preset, when it has one, applies first. Options the
+        /// URL and presets do not give keep their value in `defaults` (the service's settings), or
+        /// take the one the Client Hints in `hints` give (as imgproxy applies them, before presets).
         public init(
-            segments: [String], presets: ProcessingPresets = ProcessingPresets(), hints: ClientHints = ClientHints()
+            segments: [String], presets: ProcessingPresets = ProcessingPresets(),
+            defaults: ProcessingOptions = ProcessingOptions(), hints: ClientHints = ClientHints()
         ) throws(ServiceError) {
-            self.init()
+            self = defaults
             hints.apply(to: &self)
             if presets.segments["default"] != nil { try apply(preset: "default", from: presets, applied: []) }
             try apply(segments: segments, presets: presets, applied: [])
@@ -113,6 +115,14 @@
                         (
                             ["strip_metadata", "sm"],
                             { o, a throws(ServiceError) in o.stripMetadata = try a.single(a.boolean) }
+                        ),
+                        (
+                            ["keep_copyright", "kcr"],
+                            { o, a throws(ServiceError) in o.keepCopyright = try a.single(a.boolean) }
+                        ),
+                        (
+                            ["enforce_thumbnail", "eth"],
+                            { o, a throws(ServiceError) in o.enforceThumbnail = try a.single(a.boolean) }
                         ),
                         (
                             ["strip_color_profile", "scp"],

@@ -170,6 +170,13 @@
         public var autoRotate = true
         /// Drop EXIF and XMP from the result (an ICC profile stays with unconverted pixels).
         public var stripMetadata = true
+        /// With ``stripMetadata``: keep who made and owns the image (EXIF `Artist` and `Copyright`,
+        /// XMP `dc:rights`, `dc:creator`, `dc:contributor`, `dc:publisher`, `xmpRights` and `cc`)
+        /// and drop the rest (`keep_copyright`; the service's default, true unless configured).
+        public var keepCopyright = true
+        /// Decode a HEIC or AVIF source's embedded thumbnail, when it has one, rather than the main
+        /// image (`enforce_thumbnail`; the service's default, false unless configured).
+        public var enforceThumbnail = false
         /// Convert pixels with an embedded ICC profile to sRGB and drop the profile
         /// (`strip_color_profile`, imgproxy's default); `scp:0` keeps the pixels and their profile.
         public var stripColorProfile = true

@@ -54,7 +54,10 @@
         /// not fit it.
         package func prepare(_ data: Data, format requested: ImageFormat?) throws(ServiceError) -> Preparation {
             do {
-                let info = try ImageCodersManager.shared.imageInfo(for: data)
+                // With enforce_thumbnail, the plan is made for the embedded thumbnail, which is what is decoded.
+                var thumbnailFirst = ImageDecodeOptions()
+                thumbnailFirst.prefersEmbeddedThumbnail = options.enforceThumbnail
+                let info = try ImageCodersManager.shared.imageInfo(for: data, options: thumbnailFirst)
                 let shown =
                     options.autoRotate
                     ? PixelSize(width: info.width, height: info.height)
@@ -150,6 +153,7 @@
                     try keepingFirstFrames(
                         coders.decode(prepared.data, options: decodeOptions(prepared.plan, swapsBox: swapsBox)))
                 }
+                if keepsCopyrightOnly { image.metadata = image.metadata.keepingCopyright() }
                 let plan = try trimmed(&image) ?? prepared.plan
                 let processed = try tracing.span("process", parent: traceParent) { () throws(WebImageError) in
                     try ImageProcessor(options: options, plan: plan, watermark: watermarking).transformedImage(
@@ -215,6 +219,8 @@
                     source: info.format, hasAlpha: info.hasAlpha, animated: framesUsed(info) > 1,
                     preferred: configuration.preferredFormats)
             guard format == info.format, info.orientation == .up, info.frameCount <= maxFrames else { return false }
+            // The source's bytes hold more than the embedded thumbnail asked for.
+            if options.enforceThumbnail, EmbeddedThumbnails.info(in: data) != nil { return false }
             guard plan.cropSize == plan.rotatedSource, plan.scaledSize == plan.rotatedSource,
                 plan.resultSize == plan.rotatedSource, plan.finalSize == plan.resultSize
             else { return false }
@@ -233,15 +239,20 @@
             return !options.stripMetadata || MetadataProbe.kinds(in: data).isDisjoint(with: [.exif, .xmp])
         }
 
+        /// Stripping metadata but the copyright: EXIF and XMP are read, reduced to their copyright
+        /// and author tags (``ImageMetadata/keepingCopyright()``) and written.
+        private var keepsCopyrightOnly: Bool { options.stripMetadata && options.keepCopyright }
+
         private func decodeOptions(_ plan: ProcessingPlan, swapsBox: Bool) -> ImageDecodeOptions {
             var decode = ImageDecodeOptions()
             decode.maxPixelCount = maxSourcePixels
             decode.maxAnimationByteCount = configuration.maxAnimationBytes
             decode.applyOrientation = options.autoRotate
-            decode.readMetadata = options.stripMetadata ? [.iccProfile] : .all
+            decode.readMetadata = options.stripMetadata && !options.keepCopyright ? [.iccProfile] : .all
             decode.convertToSRGB = options.stripColorProfile
             // A still is made of the first frame: the others are never decoded.
             decode.firstFrameOnly = maxFrames == 1
+            decode.prefersEmbeddedThumbnail = options.enforceThumbnail
             let turned = options.rotate == 90 || options.rotate == 270
             // Trimming looks at every pixel of the source, so it is decoded whole.
             if options.trim == nil, let size = plan.decodeSize(turned: turned != swapsBox) {
@@ -254,7 +265,7 @@
             var encode = ImageEncodeOptions()
             let quality = options.quality ?? options.formatQualities[format] ?? configuration.quality(for: format)
             encode.compressionQuality = Double(quality) / 100
-            encode.keptMetadata = options.stripMetadata ? [.iccProfile] : .all
+            encode.keptMetadata = options.stripMetadata && !options.keepCopyright ? [.iccProfile] : .all
             encode.maxFileSize = options.maxBytes
             encode.backgroundColor = options.background ?? .white
             return encode

@@ -174,7 +174,8 @@
             }
             let hints = configuration.readsClientHints ? request.clientHints : ClientHints()
             var options = try ProcessingOptions(
-                segments: path.optionSegments, presets: configuration.presets, hints: hints)
+                segments: path.optionSegments, presets: configuration.presets, defaults: configuration.optionDefaults,
+                hints: hints)
             if options.usesSecurityOptions, !configuration.allowsSecurityOptions {
                 throw .forbidden("security processing options are not allowed")
             }

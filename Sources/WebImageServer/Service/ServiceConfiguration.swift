@@ -54,6 +54,12 @@
         /// output format, as if every URL said `skip_processing` (imgproxy's
         /// `IMGPROXY_SKIP_PROCESSING_FORMATS`).
         public var skipProcessingFormats: Set<ImageFormat> = []
+        /// Whether stripping metadata keeps the copyright and author when the URL does not say
+        /// (`keep_copyright`; imgproxy's `IMGPROXY_KEEP_COPYRIGHT`, true by default).
+        public var keepsCopyright = true
+        /// Whether HEIC and AVIF sources are decoded from their embedded thumbnail when the URL does
+        /// not say (`enforce_thumbnail`; imgproxy's `IMGPROXY_ENFORCE_THUMBNAIL`, false by default).
+        public var enforcesThumbnail = false
         /// Quality for lossy output when the URL gives none (imgproxy's `IMGPROXY_QUALITY`).
         public var defaultQuality = 80
         /// Per-format defaults that win over ``defaultQuality`` (imgproxy: WebP 79, AVIF 63).

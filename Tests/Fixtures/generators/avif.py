@@ -16,6 +16,8 @@ grid.avif         192x192 4:2:0 stored as a grid of 2 columns x 3 rows of 96x64 
                   incremental decoding (rows of tiles decode as they arrive), written by
                   `avifenc --grid 2x3 --yuv 420 --min 20 --max 20 --speed 6 --jobs 1 --ignore-icc`;
                   no reference pixels (the tests compare partial rows with the one-shot decode)
+thumbnail.avif    256x192 gradient with a 64x48 thumbnail item, by `heif-enc -A -q 90 -t 64`
+                  (libheif-examples; see _heif_enc.py); no reference pixels
 """
 import pathlib
 import shutil
@@ -26,6 +28,7 @@ import numpy as np
 from PIL import Image
 
 from _pictures import gradient, photo, quadrants, rotated, transparency
+from _heif_enc import write_with_thumbnail
 from _pillow_reference import write_rgba
 
 ANIMATED_COLOURS = [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0)]
@@ -75,6 +78,8 @@ def generate(out_dir: pathlib.Path):
     Image.fromarray(stored, "RGB").save(out_dir / "rotated.avif", quality=95, subsampling="4:4:4", speed=6,
                                         exif=exif.tobytes())
     write_rgba(out_dir / "rotated.avif", transpose=True)
+
+    write_with_thumbnail(out_dir / "thumbnail.avif", avif=True)
 
 
 def generate_grid(out_dir: pathlib.Path, avifenc: str):

@@ -10,6 +10,8 @@ rotated.heic      48x32 stored, with irot/imir for EXIF orientation 5 (transpose
                   rotated.rgba holds the upright pixels (libheif applies irot/imir when decoding)
 metadata.heic     48x32 q90 with metadata/srgb.icc as its ICC profile, an EXIF block (Make
                   "WebImageTests") and metadata/metadata.xmp as its XMP item
+thumbnail.heic    256x192 gradient with a 64x48 thumbnail item, by `heif-enc -q 90 -t 64`
+                  (libheif-examples; see _heif_enc.py); no reference pixels
 """
 import pathlib
 
@@ -18,6 +20,7 @@ import pillow_heif
 from PIL import Image
 
 from _pictures import gradient, photo, quadrants, rotated, transparency
+from _heif_enc import write_with_thumbnail
 from _pillow_reference import write_rgba
 
 pillow_heif.register_heif_opener()
@@ -57,3 +60,4 @@ def generate(out_dir: pathlib.Path):
         out_dir / "metadata.heic", quality=90, chroma=420, exif=exif.tobytes(),
         icc_profile=(FIXTURES / "metadata" / "srgb.icc").read_bytes(),
         xmp=(FIXTURES / "metadata" / "metadata.xmp").read_bytes())
+    write_with_thumbnail(out_dir / "thumbnail.heic", avif=False)

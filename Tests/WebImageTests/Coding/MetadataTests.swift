@@ -141,7 +141,9 @@ struct MetadataTests {
     }
 
     @Test func anEXIFBlockTooLargeForAJPEGSegmentIsLeftOutAndTheRestKept() throws {
-        var image = Image(bitmap: ImageBitmap(width: 8, height: 8, fill: .white), hasAlpha: false)
+        // In colour: a gray image would be written without its sRGB profile (writesGrayscale).
+        let orange = RGBA8(r: 230, g: 120, b: 20, a: 255)
+        var image = Image(bitmap: ImageBitmap(width: 8, height: 8, fill: orange), hasAlpha: false)
         image.metadata = ImageMetadata(
             exif: Data("II*\0".utf8) + Data(count: 70_000), iccProfile: try Fixtures.data("metadata/srgb.icc"))
         let data = try Self.encode(image, as: .jpeg, keeping: .all)

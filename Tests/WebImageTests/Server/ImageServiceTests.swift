@@ -235,7 +235,8 @@ struct ImageServiceTests {
             var read = ImageDecodeOptions()
             read.readMetadata = .all
             read.convertToSRGB = false
-            let stripped = await service.respond(to: ServiceRequest(path: Self.path("w:16", source)))
+            // kcr:0: the fixture's XMP names a creator, which keep_copyright (the default) keeps.
+            let stripped = await service.respond(to: ServiceRequest(path: Self.path("w:16/kcr:0", source)))
             let strippedImage = try ImageCodersManager.shared.decode(stripped.body, options: read)
             #expect(strippedImage.metadata.exif == nil && strippedImage.metadata.xmp == nil)
             // The source's sRGB profile went with the conversion to sRGB (strip_color_profile).
@@ -379,7 +380,8 @@ struct ImageServiceTests {
             let tagged = JPEGMetadata.inserting(
                 ImageMetadata(xmp: try Fixtures.data("metadata/metadata.xmp")), into: photo)
             origin.register(path: "/tagged.jpg", body: tagged, contentType: "image/jpeg")
-            let stripped = await service.respond(to: ServiceRequest(path: Self.path("", origin.url("/tagged.jpg"))))
+            let stripped = await service.respond(
+                to: ServiceRequest(path: Self.path("kcr:0", origin.url("/tagged.jpg"))))
             #expect(stripped.status == 200 && stripped.body != tagged)
             #expect(MetadataProbe.kinds(in: stripped.body).isDisjoint(with: [.exif, .xmp]))
             let kept = await service.respond(to: ServiceRequest(path: Self.path("sm:0", origin.url("/tagged.jpg"))))

@@ -36,6 +36,9 @@
         /// Decodes a still, the first frame, every frame up front (while they fit
         /// ``ImageDecodeOptions/maxAnimationByteCount``) or a lazy provider.
         public func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
+            if options.prefersEmbeddedThumbnail, let thumbnail = try EmbeddedThumbnails.decode(data, options: options) {
+                return thumbnail
+            }
             let scale = options.scaleFactor >= 1 ? options.scaleFactor : 1
             let session = try AVIFDecoderSession(
                 data: data, maxPixelCount: options.maxPixelCount, maxFrameCount: Self.maxFrameCount)

@@ -12,8 +12,9 @@
     /// become the image's orientation and are applied unless
     /// ``ImageDecodeOptions/applyOrientation`` is off; its cropping (`clap`) always is. libheif
     /// cannot decode at a reduced size, so thumbnails are decoded whole and resampled. Image
-    /// sequences and the other items a file may hold (thumbnails, depth maps) are not read: the
-    /// primary image is the picture.
+    /// sequences and the other items a file may hold (depth maps) are not read: the primary image
+    /// is the picture, or its embedded thumbnail with
+    /// ``ImageDecodeOptions/prefersEmbeddedThumbnail``.
     public struct HEICCoder: ImageCoding {
         public init() {}
 
@@ -36,13 +37,26 @@
             }
         }
 
-        /// Decodes the primary image, at the thumbnail size the options ask for (resampled after a
-        /// full decode).
+        /// Decodes the primary image (or its embedded thumbnail, with
+        /// ``ImageDecodeOptions/prefersEmbeddedThumbnail``), at the thumbnail size the options ask
+        /// for (resampled after a full decode).
         public func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
+            let decoded = try Self.decode(
+                data, options: options, format: Self.format(of: data), onlyEmbeddedThumbnail: false)
+            guard let decoded else { throw .badImageData("libheif decoded no image") }
+            return decoded
+        }
+
+        /// Decodes a HEIF-structured file (HEIC, or AVIF through libheif's AV1 decoder) with
+        /// libheif; with `onlyEmbeddedThumbnail`, nil when the primary image has no thumbnail.
+        static func decode(
+            _ data: Data, options: ImageDecodeOptions, format: ImageFormat, onlyEmbeddedThumbnail: Bool
+        ) throws(WebImageError) -> Image? {
             let scale = options.scaleFactor >= 1 ? options.scaleFactor : 1
-            let format = Self.format(of: data)
-            return try HEICDecoderSession.open(data, maxPixelCount: options.maxPixelCount) {
-                session throws(WebImageError) in
+            let thumbnail = options.prefersEmbeddedThumbnail || onlyEmbeddedThumbnail
+            return try HEICDecoderSession.open(data, maxPixelCount: options.maxPixelCount, thumbnail: thumbnail) {
+                session throws(WebImageError) -> Image? in
+                if onlyEmbeddedThumbnail && !session.isEmbeddedThumbnail { return nil }
                 var bitmap = try session.decodeUpright()
                 var orientation = ImageOrientation.up
                 if !options.applyOrientation && session.orientation != .up {
@@ -55,7 +69,8 @@
                 if let target { bitmap = try bitmap.resampled(to: target) }
                 return Image(
                     bitmap: bitmap, scale: scale, orientation: orientation, format: format, hasAlpha: session.hasAlpha,
-                    isThumbnail: target != nil, metadata: session.metadata(options.readMetadata))
+                    isThumbnail: target != nil || session.isEmbeddedThumbnail,
+                    metadata: session.metadata(options.readMetadata))
             }
         }
 

@@ -2,7 +2,8 @@
     import CHEIF
     import Foundation
 
-    /// A libheif context over borrowed bytes and the handle of its primary image, parsed with the
+    /// A libheif context over borrowed bytes and the handle of its primary image (or of the
+    /// primary image's first thumbnail, when asked for and present), parsed with the
     /// pixel limit checked (on the `ispe` size, and on the size shown after `clap`/`irot`) before
     /// any HEVC data is decoded. Lives only inside ``open(_:maxPixelCount:_:)``, which keeps the bytes alive.
     final class HEICDecoderSession {
@@ -14,14 +15,20 @@
         let hasAlpha: Bool
         /// How the stored picture turns to show upright (`irot`/`imir`).
         let orientation: ImageOrientation
+        /// Whether the handle is the primary image's embedded thumbnail.
+        let isEmbeddedThumbnail: Bool
 
         /// Parses `data` and runs `body` on the session; the session must not escape `body`.
+        /// With `thumbnail`, the session is over the primary image's first embedded thumbnail
+        /// when it has one.
         static func open<T>(
-            _ data: Data, maxPixelCount: Int, _ body: (HEICDecoderSession) throws(WebImageError) -> T
+            _ data: Data, maxPixelCount: Int, thumbnail: Bool = false,
+            _ body: (HEICDecoderSession) throws(WebImageError) -> T
         ) throws(WebImageError) -> T {
             let result: Result<T, WebImageError> = data.withUnsafeBytes { raw in
                 do throws(WebImageError) {
-                    let session = try HEICDecoderSession(bytes: raw, maxPixelCount: maxPixelCount)
+                    let session = try HEICDecoderSession(
+                        bytes: raw, maxPixelCount: maxPixelCount, thumbnail: thumbnail)
                     return .success(try body(session))
                 } catch {
                     return .failure(error)
@@ -30,7 +37,7 @@
             return try result.get()
         }
 
-        private init(bytes: UnsafeRawBufferPointer, maxPixelCount: Int) throws(WebImageError) {
+        private init(bytes: UnsafeRawBufferPointer, maxPixelCount: Int, thumbnail: Bool) throws(WebImageError) {
             guard let base = bytes.baseAddress, bytes.count >= 12 else {
                 throw .badImageData("the HEIF file is \(bytes.count) bytes long")
             }
@@ -40,11 +47,17 @@
             var handle: OpaquePointer?
             var status = heif_context_read_from_memory_without_copy(context, base, bytes.count, nil)
             if HEIFLibrary.succeeded(status) { status = heif_context_get_primary_image_handle(context, &handle) }
-            guard HEIFLibrary.succeeded(status), let handle else {
+            guard HEIFLibrary.succeeded(status), var handle else {
                 // The message lives in the context: read it before freeing that.
                 let message = HEIFLibrary.message(status)
                 heif_context_free(context)
                 throw .badImageData("reading the HEIF file: \(message)")
+            }
+            var thumbnailID: heif_item_id?
+            if thumbnail, let (id, thumbnailHandle) = Self.firstThumbnail(of: handle) {
+                heif_image_handle_release(handle)
+                handle = thumbnailHandle
+                thumbnailID = id
             }
             let width = Int(heif_image_handle_get_width(handle))
             let height = Int(heif_image_handle_get_height(handle))
@@ -68,9 +81,30 @@
             self.bytes = bytes
             self.shownSize = PixelSize(width: width, height: height)
             self.hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
-            var primary: heif_item_id = 0
-            let found = HEIFLibrary.succeeded(heif_context_get_primary_image_ID(context, &primary))
-            self.orientation = found ? HEIFTransforms.orientation(ofItem: primary, in: bytes) : .up
+            self.isEmbeddedThumbnail = thumbnailID != nil
+            var item: heif_item_id = 0
+            let found: Bool
+            if let thumbnailID {
+                item = thumbnailID
+                found = true
+            } else {
+                found = HEIFLibrary.succeeded(heif_context_get_primary_image_ID(context, &item))
+            }
+            self.orientation = found ? HEIFTransforms.orientation(ofItem: item, in: bytes) : .up
+        }
+
+        /// The item ID and handle of `primary`'s first thumbnail; nil when it has none (or libheif
+        /// cannot open it).
+        private static func firstThumbnail(of primary: OpaquePointer) -> (heif_item_id, OpaquePointer)? {
+            let count = Int(heif_image_handle_get_number_of_thumbnails(primary))
+            guard count > 0, count <= 1024 else { return nil }
+            var ids = [heif_item_id](repeating: 0, count: count)
+            let listed = heif_image_handle_get_list_of_thumbnail_IDs(primary, &ids, Int32(count))
+            guard listed > 0, let id = ids.first else { return nil }
+            var thumbnail: OpaquePointer?
+            guard HEIFLibrary.succeeded(heif_image_handle_get_thumbnail(primary, id, &thumbnail)), let thumbnail
+            else { return nil }
+            return (id, thumbnail)
         }
 
         deinit {

@@ -16,7 +16,8 @@ extension JPEGCoder {
     /// that fits (the smallest output when none fits). ``ImageEncodeOptions/progressive`` writes a
     /// progressive JPEG, ``ImageEncodeOptions/chromaSubsampling`` sets the colour resolution,
     /// ``EncodeEffort/smallest`` optimizes the Huffman tables, and the blocks of
-    /// ``ImageEncodeOptions/keptMetadata`` go into APP1 (EXIF, XMP) and APP2 (ICC) segments.
+    /// ``ImageEncodeOptions/keptMetadata`` go into APP1 (EXIF, XMP) and APP2 (ICC) segments. A gray
+    /// image (see ``ImageEncodeOptions/writesGrayscale``) is written with one component.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError)
         -> Data
     {
@@ -26,12 +27,15 @@ extension JPEGCoder {
             throw .encodingFailed(
                 "\(bitmap.width)x\(bitmap.height) exceeds JPEG's limit of \(Self.maxDimension) pixels a side")
         }
-        let metadata = image.metadata.forEncoding(options.keptMetadata)
+        var metadata = image.metadata.forEncoding(options.keptMetadata)
+        let grayMetadata = GrayscaleEncoding.grayMetadata(for: bitmap, metadata: metadata, options: options)
+        if let grayMetadata { metadata = grayMetadata }
         return try bitmap.pixels.withUnsafeBufferPointer { rgba throws(WebImageError) in
             let encode = { (quality: Int) throws(WebImageError) in
                 let jpeg = try JPEGShim.encode(
                     rgba: rgba, size: bitmap.size, quality: quality, progressive: options.progressive,
-                    subsampling: options.chromaSubsampling, optimizeCoding: options.effort == .smallest)
+                    subsampling: options.chromaSubsampling, optimizeCoding: options.effort == .smallest,
+                    grayscale: grayMetadata != nil)
                 return metadata.isEmpty ? jpeg : JPEGMetadata.inserting(metadata, into: jpeg)
             }
             guard let maxFileSize = options.maxFileSize else {

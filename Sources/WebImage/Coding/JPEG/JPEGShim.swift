@@ -44,10 +44,11 @@ enum JPEGShim {
         return try body(JPEGDecoderHandle(pointer: handle, header: parsed))
     }
 
-    /// Encodes opaque RGBA (alpha is ignored) at libjpeg quality 1...100.
+    /// Encodes opaque RGBA (alpha is ignored) at libjpeg quality 1...100; `grayscale` writes one
+    /// component (for pixels with R = G = B).
     static func encode(
         rgba: UnsafeBufferPointer<UInt8>, size: PixelSize, quality: Int, progressive: Bool,
-        subsampling: ChromaSubsampling = .yuv420, optimizeCoding: Bool = false
+        subsampling: ChromaSubsampling = .yuv420, optimizeCoding: Bool = false, grayscale: Bool = false
     ) throws(WebImageError) -> Data {
         var output: UnsafeMutablePointer<UInt8>?
         var length: UInt = 0
@@ -60,7 +61,8 @@ enum JPEGShim {
         let message = withMessageBuffer { err, errlen in
             cwi_jpeg_encode_rgba(
                 rgba.baseAddress, Int32(size.width), Int32(size.height), size.width * 4, Int32(quality),
-                progressive ? 1 : 0, sampling, optimizeCoding ? 1 : 0, &output, &length, err, errlen)
+                progressive ? 1 : 0, sampling, optimizeCoding ? 1 : 0, grayscale ? 1 : 0, &output, &length, err,
+                errlen)
         }
         if let message {
             cwi_jpeg_free(output)

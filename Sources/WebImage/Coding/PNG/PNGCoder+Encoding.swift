@@ -8,9 +8,10 @@ extension PNGCoder {
     /// PNG is lossless, so `compressionQuality` does not apply (as in SDWebImage);
     /// ``ImageEncodeOptions/effort`` sets the zlib level and filters (see ``EncodeEffort``).
     ///
-    /// The result is RGBA, or RGB when the image has no alpha channel and every pixel is opaque;
-    /// or, when the image has at most 256 colours and that is smaller, a palette of them (with
-    /// their alphas). Alpha stays straight, so decoding an 8-bit RGBA PNG and encoding it again is
+    /// The result is RGBA, or RGB when the image has no alpha channel and every pixel is opaque
+    /// (gray and alpha, or gray, when every pixel has R = G = B: see
+    /// ``ImageEncodeOptions/writesGrayscale``); or, when the image has at most 256 colours and that
+    /// is smaller, a palette of them (with their alphas). Alpha stays straight, so decoding an 8-bit RGBA PNG and encoding it again is
     /// bit-exact, including the colour of fully transparent pixels. The blocks of
     /// ``ImageEncodeOptions/keptMetadata`` follow IHDR as `iCCP`, `eXIf` and an XMP `iTXt` chunk.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError)
@@ -40,15 +41,30 @@ extension PNGCoder {
                 }
             }
         }
-        var truecolor = try encodeTruecolor(level)
+        let metadata = image.metadata.forEncoding(options.keptMetadata)
+        let grayMetadata = GrayscaleEncoding.grayMetadata(for: bitmap, metadata: metadata, options: options)
+        let gray = grayMetadata.map { _ in bitmap.grayBytes(alpha: keepAlpha) }
+        let encodeDirect = { (level: Int32) throws(WebImageError) -> Data in
+            guard let gray else { return try encodeTruecolor(level) }
+            return try Self.encoded { output, length, message, capacity in
+                gray.withUnsafeBufferPointer { pixels in
+                    cwi_png_encode_gray(
+                        pixels.baseAddress, width, height, keepAlpha ? 1 : 0, level,
+                        options.effort == .fastest ? 0 : 1, &output, &length, message, capacity)
+                }
+            }
+        }
+        var direct = try encodeDirect(level)
         if options.effort == .smallest {
             // zlib's level 9 sometimes comes out a little larger than 6 on noisy images.
-            let balanced = try encodeTruecolor(6)
-            if balanced.count < truecolor.count { truecolor = balanced }
+            let balanced = try encodeDirect(6)
+            if balanced.count < direct.count { direct = balanced }
         }
-        let metadata = image.metadata.forEncoding(options.keptMetadata)
-        let withMetadata = { (png: Data) in metadata.isEmpty ? png : PNGMetadata.inserting(metadata, into: png) }
-        guard let indexed = PNGPalette(bitmap) else { return withMetadata(truecolor) }
+        let withMetadata = { (png: Data, metadata: ImageMetadata) in
+            metadata.isEmpty ? png : PNGMetadata.inserting(metadata, into: png)
+        }
+        let directMetadata = grayMetadata ?? metadata
+        guard let indexed = PNGPalette(bitmap) else { return withMetadata(direct, directMetadata) }
         let paletted = try Self.encoded { output, length, message, capacity in
             indexed.indices.withUnsafeBufferPointer { indices in
                 indexed.entries.withUnsafeBufferPointer { entries in
@@ -58,7 +74,7 @@ extension PNGCoder {
                 }
             }
         }
-        return withMetadata(paletted.count < truecolor.count ? paletted : truecolor)
+        return paletted.count < direct.count ? withMetadata(paletted, metadata) : withMetadata(direct, directMetadata)
     }
 
     static func zlibLevel(_ effort: EncodeEffort) -> Int32 {
