@@ -102,6 +102,19 @@ struct SourceHTTPCachingTests {
         }
     }
 
+    @Test func passthroughIsReadFromTheFlagAndBothVariables() throws {
+        func passes(_ flags: [String: String], _ environment: [String: String]) throws -> Bool {
+            try ServeOptions(ServeSettings(flags: flags, environment: environment)).configuration
+                .passesSourceCacheControl
+        }
+        #expect(try !passes([:], [:]))
+        #expect(try passes(["cache-control-passthrough": "true"], [:]))
+        #expect(try passes([:], ["WEBIMAGE_CACHE_CONTROL_PASSTHROUGH": "1"]))
+        #expect(try passes([:], ["IMGPROXY_CACHE_CONTROL_PASSTHROUGH": "true"]))
+        #expect(try !passes(["cache-control-passthrough": "false"], ["IMGPROXY_CACHE_CONTROL_PASSTHROUGH": "true"]))
+        #expect(throws: ServeSettingError.self) { try passes([:], ["IMGPROXY_CACHE_CONTROL_PASSTHROUGH": "maybe"]) }
+    }
+
     @Test func expiresAndTheFallbackTTLCapTheMaxAgeAndNoTTLIsNoCache() {
         let now = Date(timeIntervalSince1970: 1_000_000)
         var policy = ResponsePolicy(timeToLive: 3600, now: now)
