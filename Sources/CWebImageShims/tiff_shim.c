@@ -201,8 +201,41 @@ static int cwi_tiff_is_plain_unassociated_rgba(TIFF *tif, const cwi_tiff_page *p
            TIFFScanlineSize64(tif) == (uint64_t)page->width * 4;
 }
 
+/* 8-bit gray with unassociated alpha in strips: for the same reason, read as stored and spread
+ * to RGBA here. */
+static int cwi_tiff_is_plain_unassociated_gray_alpha(TIFF *tif, const cwi_tiff_page *page) {
+    uint16_t bits = 0, samples = 0, photometric = 0, planar = PLANARCONFIG_CONTIG, extra_count = 0;
+    uint16_t *extra = NULL;
+    TIFFGetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, &bits);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &samples);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &planar);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_EXTRASAMPLES, &extra_count, &extra);
+    if (!TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &photometric)) return 0;
+    return bits == 8 && samples == 2 && photometric == PHOTOMETRIC_MINISBLACK && planar == PLANARCONFIG_CONTIG &&
+           !TIFFIsTiled(tif) && extra_count == 1 && extra != NULL && extra[0] == EXTRASAMPLE_UNASSALPHA &&
+           TIFFScanlineSize64(tif) == (uint64_t)page->width * 2;
+}
+
 int cwi_tiff_read_rgba(cwi_tiff_reader *reader, uint8_t *rgba, const cwi_tiff_page *page, char *err, size_t errlen) {
     reader->messages.last_error[0] = 0;
+    if (cwi_tiff_is_plain_unassociated_gray_alpha(reader->tif, page)) {
+        /* Each row is read into the end of its own RGBA row (half of it), then spread forwards:
+         * pixel x's two bytes sit at 2w + 2x, at or after the 4x its four go to. */
+        for (uint32_t y = 0; y < page->height; y++) {
+            uint8_t *row = rgba + (size_t)y * page->width * 4;
+            uint8_t *stored = row + (size_t)page->width * 2;
+            if (TIFFReadScanline(reader->tif, stored, y, 0) < 0) {
+                cwi_tiff_set_error(err, errlen, "the pixels cannot be decoded", &reader->messages);
+                return -1;
+            }
+            for (uint32_t x = 0; x < page->width; x++) {
+                uint8_t gray = stored[(size_t)x * 2], alpha = stored[(size_t)x * 2 + 1];
+                row[(size_t)x * 4] = gray, row[(size_t)x * 4 + 1] = gray, row[(size_t)x * 4 + 2] = gray;
+                row[(size_t)x * 4 + 3] = alpha;
+            }
+        }
+        return 0;
+    }
     if (cwi_tiff_is_plain_unassociated_rgba(reader->tif, page)) {
         for (uint32_t y = 0; y < page->height; y++) {
             if (TIFFReadScanline(reader->tif, rgba + (size_t)y * page->width * 4, y, 0) < 0) {
@@ -252,7 +285,7 @@ int cwi_tiff_read_rgba(cwi_tiff_reader *reader, uint8_t *rgba, const cwi_tiff_pa
 /* ---- writing ---------------------------------------------------------------------------- */
 
 uint8_t *cwi_tiff_write(const uint8_t *const *pages, const uint32_t *widths, const uint32_t *heights, int count,
-                        int has_alpha, size_t *out_size, char *err, size_t errlen) {
+                        int has_alpha, int gray, size_t *out_size, char *err, size_t errlen) {
     cwi_tiff_memory memory = {0};
     cwi_tiff_messages messages = {{0}};
     TIFF *tif = cwi_tiff_client_open(&memory, "w", &messages, 0);
@@ -261,7 +294,7 @@ uint8_t *cwi_tiff_write(const uint8_t *const *pages, const uint32_t *widths, con
         free(memory.data);
         return NULL;
     }
-    const int samples = has_alpha ? 4 : 3;
+    const int samples = gray ? (has_alpha ? 2 : 1) : (has_alpha ? 4 : 3);
     uint8_t *row = NULL;
     int ok = 1;
     for (int page = 0; ok && page < count; page++) {
@@ -270,7 +303,7 @@ uint8_t *cwi_tiff_write(const uint8_t *const *pages, const uint32_t *widths, con
         TIFFSetField(tif, TIFFTAG_IMAGELENGTH, height);
         TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, samples);
         TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, 8);
-        TIFFSetField(tif, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_RGB);
+        TIFFSetField(tif, TIFFTAG_PHOTOMETRIC, gray ? PHOTOMETRIC_MINISBLACK : PHOTOMETRIC_RGB);
         TIFFSetField(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
         TIFFSetField(tif, TIFFTAG_ORIENTATION, ORIENTATION_TOPLEFT);
         TIFFSetField(tif, TIFFTAG_COMPRESSION, COMPRESSION_ADOBE_DEFLATE);
@@ -292,7 +325,14 @@ uint8_t *cwi_tiff_write(const uint8_t *const *pages, const uint32_t *widths, con
         }
         for (uint32_t y = 0; ok && y < height; y++) {
             const uint8_t *source = pages[page] + (size_t)y * width * 4;
-            for (uint32_t x = 0; x < width; x++) memcpy(row + (size_t)x * samples, source + (size_t)x * 4, samples);
+            if (gray) {
+                for (uint32_t x = 0; x < width; x++) {
+                    row[(size_t)x * samples] = source[(size_t)x * 4];
+                    if (has_alpha) row[(size_t)x * samples + 1] = source[(size_t)x * 4 + 3];
+                }
+            } else {
+                for (uint32_t x = 0; x < width; x++) memcpy(row + (size_t)x * samples, source + (size_t)x * 4, samples);
+            }
             if (TIFFWriteScanline(tif, row, y, 0) < 0) ok = 0;
         }
         if (ok && !TIFFWriteDirectory(tif)) ok = 0;

@@ -34,9 +34,10 @@ int cwi_tiff_read_rgba(cwi_tiff_reader *reader, uint8_t *rgba, const cwi_tiff_pa
 
 /* A new TIFF of `count` pages of 8-bit RGBA pixels (`pages[i]` is widths[i] * heights[i] * 4
  * bytes), deflate-compressed with horizontal prediction; RGB when `has_alpha` is 0, else RGBA
- * with unassociated alpha. Returns a buffer to release with cwi_tiff_free, or NULL. */
+ * with unassociated alpha; with `gray`, each pixel's red alone as its gray (min-is-black), with
+ * the alpha after it when `has_alpha`. Returns a buffer to release with cwi_tiff_free, or NULL. */
 uint8_t *cwi_tiff_write(const uint8_t *const *pages, const uint32_t *widths, const uint32_t *heights, int count,
-                        int has_alpha, size_t *out_size, char *err, size_t errlen);
+                        int has_alpha, int gray, size_t *out_size, char *err, size_t errlen);
 void cwi_tiff_free(void *buffer);
 
 /* The current page's ICC profile (`xmp` 0, TIFFTAG_ICCPROFILE) or XMP packet (`xmp` 1,

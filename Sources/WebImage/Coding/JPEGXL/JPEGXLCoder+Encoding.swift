@@ -5,7 +5,8 @@
     extension JPEGXLCoder {
         /// Encodes `image` as JPEG XL: lossy (VarDCT in XYB) at a Butteraugli distance from
         /// `compressionQuality` (cjxl's quality scale; or the best quality within `maxFileSize`), or
-        /// mathematically lossless (`options.lossless`: modular, original colour space). The upright
+        /// mathematically lossless (`options.lossless`: modular, original colour space); gray when every
+        /// frame is gray (``ImageEncodeOptions/writesGrayscale``). The upright
         /// pixels are encoded, scaled down to fit `maxPixelSize`; an animation keeps its frame
         /// durations (in milliseconds) and loop count unless `firstFrameOnly`.
         /// ``ImageEncodeOptions/keptMetadata`` goes into the ICC profile and `Exif` and `xml ` boxes.
@@ -13,14 +14,20 @@
             -> Data
         {
             guard format == .jpegXL else { throw .unsupportedFormat(format) }
-            let metadata = image.metadata.forEncoding(options.keptMetadata)
+            var metadata = image.metadata.forEncoding(options.keptMetadata)
             let frames = try image.framesForEncoding(options)
+            // Gray pixels are written as gray when every frame is gray and the profile allows it.
+            let grayMetadata = frames.map {
+                GrayscaleEncoding.grayMetadata(for: $0.bitmap, metadata: metadata, options: options)
+            }
+            let gray = grayMetadata.allSatisfy { $0 != nil }
+            if gray, let first = grayMetadata.first, let kept = first { metadata = kept }
             let loopCount = frames.count > 1 ? image.animation?.loopCount ?? 0 : 0
             let quality = options.effectiveQuality * 100
             let settings = Settings(
                 distance: Self.distance(quality: quality), lossless: options.lossless,
                 effort: Self.effort(options.effort),
-                loopCount: loopCount)
+                loopCount: loopCount, gray: gray)
             let first = try JPEGXLEncoderSession.encode(frames, settings: settings, metadata: metadata)
             guard !options.lossless, let limit = options.maxFileSize, first.count > limit else { return first }
             // Steps are the whole qualities below the first one, best first.
@@ -38,6 +45,8 @@
             var lossless: Bool
             var effort: Int64
             var loopCount: Int
+            /// One colour channel (the red of gray pixels), with the alpha after it when there is one.
+            var gray = false
         }
 
         /// The Butteraugli distance for a quality of 0…100, by cjxl's own mapping (libjxl 0.7,

@@ -17,7 +17,7 @@
             info.xsize = UInt32(size.width)
             info.ysize = UInt32(size.height)
             info.bits_per_sample = 8
-            info.num_color_channels = 3
+            info.num_color_channels = settings.gray ? 1 : 3
             info.alpha_bits = hasAlpha ? 8 : 0
             info.num_extra_channels = hasAlpha ? 1 : 0
             // Lossless must keep the pixels' own colour space; lossy converts them to XYB.
@@ -29,7 +29,7 @@
                 info.animation.num_loops = UInt32(clamping: max(0, settings.loopCount))
             }
             try check(JxlEncoderSetBasicInfo(encoder, &info), encoder, "setting the JPEG XL header")
-            try setColor(encoder, profile: metadata.iccProfile)
+            try setColor(encoder, profile: metadata.iccProfile, gray: settings.gray)
             try addBoxes(encoder, metadata: metadata)
             guard let frameSettings = JxlEncoderFrameSettingsCreate(encoder, nil) else {
                 throw .encodingFailed("libjxl could not make frame settings")
@@ -50,7 +50,9 @@
                     try check(
                         JxlEncoderSetFrameHeader(frameSettings, &header), encoder, "setting frame \(index)'s header")
                 }
-                try addFrame(frame.bitmap, hasAlpha: hasAlpha, encoder: encoder, settings: frameSettings, index: index)
+                try addFrame(
+                    frame.bitmap, hasAlpha: hasAlpha, gray: settings.gray, encoder: encoder, settings: frameSettings,
+                    index: index)
             }
             JxlEncoderCloseInput(encoder)
             return try collectOutput(encoder)
@@ -58,7 +60,7 @@
 
         /// The ICC profile kept from the source, or sRGB. A profile libjxl cannot parse is left out
         /// (the pixels are then taken as sRGB) rather than failing the encode.
-        private static func setColor(_ encoder: OpaquePointer, profile: Data?) throws(WebImageError) {
+        private static func setColor(_ encoder: OpaquePointer, profile: Data?, gray: Bool) throws(WebImageError) {
             if let profile, !profile.isEmpty {
                 let status = profile.withUnsafeBytes {
                     JxlEncoderSetICCProfile(encoder, $0.bindMemory(to: UInt8.self).baseAddress, $0.count)
@@ -66,7 +68,7 @@
                 if status == JXL_ENC_SUCCESS { return }
             }
             var srgb = JxlColorEncoding()
-            JxlColorEncodingSetToSRGB(&srgb, JXL_FALSE)
+            JxlColorEncodingSetToSRGB(&srgb, gray ? JXL_TRUE : JXL_FALSE)
             try check(JxlEncoderSetColorEncoding(encoder, &srgb), encoder, "setting the colour encoding")
         }
 
@@ -89,14 +91,20 @@
             JxlEncoderCloseBoxes(encoder)
         }
 
-        /// Hands libjxl one frame: RGBA as stored, or RGB when the animation is opaque throughout.
+        /// Hands libjxl one frame: RGBA as stored, or RGB when the animation is opaque throughout;
+        /// gray (and alpha) when `gray`.
         private static func addFrame(
-            _ bitmap: ImageBitmap, hasAlpha: Bool, encoder: OpaquePointer, settings: OpaquePointer, index: Int
+            _ bitmap: ImageBitmap, hasAlpha: Bool, gray: Bool, encoder: OpaquePointer, settings: OpaquePointer,
+            index: Int
         ) throws(WebImageError) {
+            let channels = gray ? (hasAlpha ? 2 : 1) : (hasAlpha ? 4 : 3)
             var format = JxlPixelFormat(
-                num_channels: hasAlpha ? 4 : 3, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
+                num_channels: UInt32(channels), data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
             let status: JxlEncoderStatus
-            if hasAlpha {
+            if gray {
+                let bytes = bitmap.grayBytes(alpha: hasAlpha)
+                status = bytes.withUnsafeBytes { JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count) }
+            } else if hasAlpha {
                 status = bitmap.pixels.withUnsafeBytes {
                     JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count)
                 }

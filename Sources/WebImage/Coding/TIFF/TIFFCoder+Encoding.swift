@@ -4,7 +4,8 @@
 
     extension TIFFCoder {
         /// Encodes `image` as TIFF, deflate-compressed with horizontal prediction (lossless): RGB,
-        /// or RGBA with unassociated alpha when the image has transparency. The upright pixels are
+        /// or RGBA with unassociated alpha when the image has transparency; gray (with its alpha)
+        /// when every page is gray (``ImageEncodeOptions/writesGrayscale``). The upright pixels are
         /// written, scaled down to fit `maxPixelSize`; each frame of an animation becomes a page
         /// unless `firstFrameOnly`. Quality settings do not apply.
         public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError)
@@ -22,6 +23,9 @@
                 bitmaps = [try image.bitmap.preparedForEncoding(orientation: image.orientation, options: options)]
             }
             let hasAlpha = bitmaps.contains { $0.containsTransparency }
+            let gray = bitmaps.allSatisfy {
+                GrayscaleEncoding.grayMetadata(for: $0, metadata: image.metadata, options: options) != nil
+            }
             var widths = bitmaps.map { UInt32($0.width) }
             var heights = bitmaps.map { UInt32($0.height) }
             var size = 0
@@ -29,7 +33,8 @@
             let message = Self.withPagePointers(bitmaps) { pages in
                 TIFFFile.withMessageBuffer { err, errlen in
                     output = cwi_tiff_write(
-                        pages, &widths, &heights, Int32(bitmaps.count), hasAlpha ? 1 : 0, &size, err, errlen)
+                        pages, &widths, &heights, Int32(bitmaps.count), hasAlpha ? 1 : 0, gray ? 1 : 0, &size, err,
+                        errlen)
                     return output == nil ? -1 : 0
                 }
             }
