@@ -186,9 +186,12 @@ int cwi_tiff_page_info(cwi_tiff_reader *reader, int index, cwi_tiff_page *page, 
     return 0;
 }
 
-/* 8-bit RGBA with unassociated alpha in strips: read as stored, since libtiff's RGBA interface
- * would premultiply it (losing the colour under alpha 0 and a level here and there). */
-static int cwi_tiff_is_plain_unassociated_rgba(TIFF *tif, const cwi_tiff_page *page) {
+/* 8-bit pixels of `samples` samples in `photometric` with one unassociated alpha, in strips: read
+ * as stored, since libtiff's RGBA interface would premultiply them (losing the colour under alpha
+ * 0 and a level here and there). RGBA (4, RGB) is read straight into place; gray and alpha
+ * (2, min-is-black) is spread to RGBA. */
+static int cwi_tiff_is_plain_unassociated(TIFF *tif, const cwi_tiff_page *page, uint16_t expected_samples,
+                                          uint16_t expected_photometric) {
     uint16_t bits = 0, samples = 0, photometric = 0, planar = PLANARCONFIG_CONTIG, extra_count = 0;
     uint16_t *extra = NULL;
     TIFFGetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, &bits);
@@ -196,29 +199,14 @@ static int cwi_tiff_is_plain_unassociated_rgba(TIFF *tif, const cwi_tiff_page *p
     TIFFGetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &planar);
     TIFFGetFieldDefaulted(tif, TIFFTAG_EXTRASAMPLES, &extra_count, &extra);
     if (!TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &photometric)) return 0;
-    return bits == 8 && samples == 4 && photometric == PHOTOMETRIC_RGB && planar == PLANARCONFIG_CONTIG &&
-           !TIFFIsTiled(tif) && extra_count == 1 && extra != NULL && extra[0] == EXTRASAMPLE_UNASSALPHA &&
-           TIFFScanlineSize64(tif) == (uint64_t)page->width * 4;
-}
-
-/* 8-bit gray with unassociated alpha in strips: for the same reason, read as stored and spread
- * to RGBA here. */
-static int cwi_tiff_is_plain_unassociated_gray_alpha(TIFF *tif, const cwi_tiff_page *page) {
-    uint16_t bits = 0, samples = 0, photometric = 0, planar = PLANARCONFIG_CONTIG, extra_count = 0;
-    uint16_t *extra = NULL;
-    TIFFGetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, &bits);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &samples);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &planar);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_EXTRASAMPLES, &extra_count, &extra);
-    if (!TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &photometric)) return 0;
-    return bits == 8 && samples == 2 && photometric == PHOTOMETRIC_MINISBLACK && planar == PLANARCONFIG_CONTIG &&
-           !TIFFIsTiled(tif) && extra_count == 1 && extra != NULL && extra[0] == EXTRASAMPLE_UNASSALPHA &&
-           TIFFScanlineSize64(tif) == (uint64_t)page->width * 2;
+    return bits == 8 && samples == expected_samples && photometric == expected_photometric &&
+           planar == PLANARCONFIG_CONTIG && !TIFFIsTiled(tif) && extra_count == 1 && extra != NULL &&
+           extra[0] == EXTRASAMPLE_UNASSALPHA && TIFFScanlineSize64(tif) == (uint64_t)page->width * expected_samples;
 }
 
 int cwi_tiff_read_rgba(cwi_tiff_reader *reader, uint8_t *rgba, const cwi_tiff_page *page, char *err, size_t errlen) {
     reader->messages.last_error[0] = 0;
-    if (cwi_tiff_is_plain_unassociated_gray_alpha(reader->tif, page)) {
+    if (cwi_tiff_is_plain_unassociated(reader->tif, page, 2, PHOTOMETRIC_MINISBLACK)) {
         /* Each row is read into the end of its own RGBA row (half of it), then spread forwards:
          * pixel x's two bytes sit at 2w + 2x, at or after the 4x its four go to. */
         for (uint32_t y = 0; y < page->height; y++) {
@@ -236,7 +224,7 @@ int cwi_tiff_read_rgba(cwi_tiff_reader *reader, uint8_t *rgba, const cwi_tiff_pa
         }
         return 0;
     }
-    if (cwi_tiff_is_plain_unassociated_rgba(reader->tif, page)) {
+    if (cwi_tiff_is_plain_unassociated(reader->tif, page, 4, PHOTOMETRIC_RGB)) {
         for (uint32_t y = 0; y < page->height; y++) {
             if (TIFFReadScanline(reader->tif, rgba + (size_t)y * page->width * 4, y, 0) < 0) {
                 cwi_tiff_set_error(err, errlen, "the pixels cannot be decoded", &reader->messages);
