@@ -97,3 +97,37 @@ struct GrayscaleTIFFAndJPEGXLTests {
         }
     #endif
 }
+
+#if AVIF
+    import CAVIF
+
+    /// Gray images written as monochrome (4:0:0) AVIF.
+    @Suite("Encoding: gray AVIF")
+    struct GrayscaleAVIFTests {
+        /// The pixel format of an AVIF file's primary image.
+        static func yuvFormat(_ data: Data) -> avifPixelFormat? {
+            guard let decoder = avifDecoderCreate() else { return nil }
+            defer { avifDecoderDestroy(decoder) }
+            return data.withUnsafeBytes { raw -> avifPixelFormat? in
+                guard
+                    avifDecoderSetIOMemory(decoder, raw.bindMemory(to: UInt8.self).baseAddress, raw.count)
+                        == AVIF_RESULT_OK, avifDecoderParse(decoder) == AVIF_RESULT_OK
+                else { return nil }
+                return decoder.pointee.image.pointee.yuvFormat
+            }
+        }
+
+        @Test(arguments: [false, true])
+        func aGrayAVIFIsMonochromeAndLosslessDecodesToTheSamePixels(alpha: Bool) throws {
+            let image = try GrayscaleEncodingTests.grayImage(alpha: alpha)
+            let lossless = try GrayscaleEncodingTests.encode(image, as: .avif) { $0.lossless = true }
+            #expect(Self.yuvFormat(lossless) == AVIF_PIXEL_FORMAT_YUV400)
+            #expect(try GrayscaleEncodingTests.decode(lossless).bitmap.pixels == image.bitmap.pixels)
+            let lossy = try GrayscaleEncodingTests.encode(image, as: .avif)
+            #expect(Self.yuvFormat(lossy) == AVIF_PIXEL_FORMAT_YUV400)
+            #expect(try GrayscaleEncodingTests.decode(lossy).bitmap.isGray)
+            let colour = try GrayscaleEncodingTests.encode(image, as: .avif) { $0.writesGrayscale = false }
+            #expect(Self.yuvFormat(colour) == AVIF_PIXEL_FORMAT_YUV420)
+        }
+    }
+#endif

@@ -5,7 +5,8 @@
     extension AVIFCoder {
         /// Encodes `image` as AVIF: lossy at a quantizer from `compressionQuality` (SDWebImage's
         /// AVIF coder's mapping: 1 is quantizer 0, 0 is 63; or the best quality within
-        /// `maxFileSize`), or lossless (`options.lossless`: 4:4:4, identity matrix, quantizer 0).
+        /// `maxFileSize`), or lossless (`options.lossless`: 4:4:4, identity matrix, quantizer 0);
+        /// monochrome (4:0:0) when every frame is gray (``ImageEncodeOptions/writesGrayscale``).
         /// The upright pixels are encoded, scaled down to fit `maxPixelSize`; an animation becomes
         /// an image sequence unless `firstFrameOnly`. ``ImageEncodeOptions/keptMetadata`` goes into
         /// the container's `colr` ICC profile, Exif and XMP items.
@@ -13,9 +14,17 @@
             -> Data
         {
             guard format == .avif else { throw .unsupportedFormat(format) }
-            let metadata = image.metadata.forEncoding(options.keptMetadata)
+            var metadata = image.metadata.forEncoding(options.keptMetadata)
             let frames = try image.framesForEncoding(options)
-            let settings = Settings(options: options, sequence: frames.count > 1)
+            var settings = Settings(options: options, sequence: frames.count > 1)
+            // Gray pixels are written as monochrome (4:0:0) when every frame is gray and the profile allows it.
+            let grayMetadata = frames.map {
+                GrayscaleEncoding.grayMetadata(for: $0.bitmap, metadata: metadata, options: options)
+            }
+            if grayMetadata.allSatisfy({ $0 != nil }), let first = grayMetadata.first, let kept = first {
+                metadata = kept
+                settings.gray = true
+            }
             let first = try Self.encode(frames, settings: settings, metadata: metadata)
             guard !options.lossless, let limit = options.maxFileSize, first.count > limit else { return first }
             // Steps are the quantizers above the first one, best quality first.
@@ -35,6 +44,8 @@
             var codec: avifCodecChoice
             var speed: Int32
             var yuv444: Bool
+            /// Monochrome (4:0:0): luma alone, which is the gray of gray pixels.
+            var gray = false
 
             init(options: ImageEncodeOptions, sequence: Bool = false) {
                 let quality = options.effectiveQuality
@@ -109,11 +120,17 @@
         private static func makeImage(_ bitmap: ImageBitmap, settings: Settings, metadata: ImageMetadata)
             throws(WebImageError) -> UnsafeMutablePointer<avifImage>
         {
-            let format = settings.yuv444 ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420
+            let format =
+                settings.gray
+                ? AVIF_PIXEL_FORMAT_YUV400 : settings.yuv444 ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420
             guard let image = avifImageCreate(UInt32(bitmap.width), UInt32(bitmap.height), 8, format) else {
                 throw .encodingFailed("libavif could not make a \(bitmap.width)x\(bitmap.height) image")
             }
-            if settings.lossless { image.pointee.matrixCoefficients = UInt16(AVIF_MATRIX_COEFFICIENTS_IDENTITY) }
+            // Full-range luma of a gray pixel is its value, so monochrome stays lossless without
+            // the identity matrix (which needs all three planes).
+            if settings.lossless, !settings.gray {
+                image.pointee.matrixCoefficients = UInt16(AVIF_MATRIX_COEFFICIENTS_IDENTITY)
+            }
             image.pointee.yuvRange = AVIF_RANGE_FULL
             var rgb = avifRGBImage()
             avifRGBImageSetDefaults(&rgb, image)
