@@ -245,6 +245,24 @@
             }
         }
 
+        /// The source fetched without validators, so never a 304.
+        private func sourceEntry(_ source: URL) async throws(ServiceError) -> DiskCacheEntry {
+            guard case .source(let entry) = try await fetchSource(source) else {
+                throw SourceStore.unexpectedNotModified.fromSource
+            }
+            return entry
+        }
+
+        /// What `producer` makes of `data`: the bytes themselves, or a result made on the CPU threads.
+        private func madeResult(from data: Data, by producer: ResultProducer, format: ImageFormat?)
+            async throws(ServiceError) -> ProcessedResult
+        {
+            switch try producer.prepare(data, format: format) {
+            case .passThrough(let same): return same
+            case .process(let prepared): return try await make(prepared, with: producer)
+            }
+        }
+
         /// The fallback image, processed with the request's options, answered with the fallback
         /// status and TTL. Results are kept in memory only, under a key of their own.
         private func fallback(
@@ -252,24 +270,26 @@
             error: ServiceError
         ) async throws(ServiceError) -> ServiceResponse {
             guard let image = configuration.fallbackImage else { throw error }
-            logger.warning("\(request.path): \(error.message); answering with the fallback image")
             let key = "fallback:\(options.canonicalString)|\(format?.name ?? "source")"
             let result: ProcessedResult
-            if let kept = memory.result(forKey: key) {
-                result = kept
-            } else {
-                let data = try await image.bytes(configuration: configuration, sources: sources)
-                result = try await runs.value(for: key) { [self] _ throws(ServiceError) in
-                    let producer = ResultProducer(configuration: configuration, options: options, tracing: tracing)
-                    let made: ProcessedResult
-                    switch try producer.prepare(data, format: format) {
-                    case .passThrough(let same): made = same
-                    case .process(let prepared): made = try await make(prepared, with: producer)
+            do {
+                if let kept = memory.result(forKey: key) {
+                    result = kept
+                } else {
+                    let data = try await image.bytes(configuration: configuration, sources: sources)
+                    result = try await runs.value(for: key) { [self] _ throws(ServiceError) in
+                        let producer = ResultProducer(configuration: configuration, options: options, tracing: tracing)
+                        let made = try await madeResult(from: data, by: producer, format: format)
+                        memory.store(made, forKey: key)
+                        return made
                     }
-                    memory.store(made, forKey: key)
-                    return made
                 }
+            } catch let fallbackError {
+                logger.warning(
+                    "\(request.path): \(error.message); the fallback image failed too: \(fallbackError.message)")
+                throw error
             }
+            logger.warning("\(request.path): \(error.message); answering with the fallback image")
             var answer = policy
             answer.status = configuration.fallbackImageStatus > 0 ? configuration.fallbackImageStatus : error.status
             answer.fallbackTimeToLive = configuration.fallbackImageTimeToLive
@@ -281,9 +301,7 @@
         private func rawSource(
             _ source: URL, for request: ServiceRequest, options: ProcessingOptions, policy: ResponsePolicy
         ) async throws(ServiceError) -> ServiceResponse {
-            guard case .source(let entry) = try await fetchSource(source) else {
-                throw .badGateway("the source answered 304 to an unconditional request")
-            }
+            let entry = try await sourceEntry(source)
             let type = ImageFormat(detecting: entry.data).mimeType ?? "application/octet-stream"
             var result = ProcessedResult(data: entry.data, contentType: type)
             result.source = SourceCaching(entry.metadata)
@@ -312,23 +330,14 @@
                 if let fetched {
                     entry = fetched
                 } else {
-                    guard case .source(let got) = try await fetchSource(source) else {
-                        throw ServiceError.badGateway("the source answered 304 to an unconditional request").fromSource
-                    }
-                    entry = got
+                    entry = try await sourceEntry(source)
                 }
                 // The CPU stages run on the processing threads: their spans get their parent here.
                 let mark = options.watermark == nil ? nil : try await watermarks.mark()
                 let producer = ResultProducer(
                     configuration: configuration, options: options, tracing: tracing,
                     traceParent: tracing.currentContext, watermark: mark)
-                var produced: ProcessedResult
-                switch try producer.prepare(entry.data, format: format) {
-                case .passThrough(let result):
-                    produced = result
-                case .process(let prepared):
-                    produced = try await make(prepared, with: producer)
-                }
+                var produced = try await madeResult(from: entry.data, by: producer, format: format)
                 produced.source = SourceCaching(entry.metadata)
                 memory.store(produced, forKey: key)
                 results.store(produced, forKey: key)

@@ -23,19 +23,18 @@
             case notModified
         }
 
-        /// The source's bytes; `downloaded` hears how many came over the network (not on a cache hit).
+        /// The source's bytes, from a cache or downloaded; `downloaded` hears how many came over the
+        /// network (not on a cache hit).
         func data(for url: URL, downloaded: (Int) -> Void = { _ in }) async throws(ServiceError) -> Data {
-            try await entry(for: url, downloaded: downloaded).data
-        }
-
-        /// The source's bytes and response headers, from a cache or downloaded.
-        func entry(for url: URL, downloaded: (Int) -> Void = { _ in }) async throws(ServiceError) -> DiskCacheEntry {
             switch try await fetch(url, validators: nil, downloaded: downloaded) {
-            case .source(let entry): return entry
-            // Without validators nothing is sent that a 304 could answer.
-            case .notModified: throw .badGateway("the source answered 304 to an unconditional request")
+            case .source(let entry): return entry.data
+            case .notModified: throw Self.unexpectedNotModified
             }
         }
+
+        /// A 304 to a fetch without validators, which sent nothing a 304 could answer.
+        static let unexpectedNotModified = ServiceError.badGateway(
+            "the source answered 304 to an unconditional request")
 
         /// The source from a cache, else downloaded; with `validators` (the client's `If-None-Match`
         /// and `If-Modified-Since`, as ``DiskCacheMetadata/etag`` and ``DiskCacheMetadata/lastModified``)
