@@ -89,13 +89,20 @@ extension FuzzBodies {
     static let maxProcessedPixels = 1 << 18
 
     /// Makes the result of `options` from ``serviceSourceBytes`` (a PNG) as the service does, when its
-    /// plan is small enough, and checks it decodes to the planned size; to the source's own size when
+    /// plans are small enough, and checks it decodes to the planned size (the last chained
+    /// pipeline's, each planned from the one before); to the source's own size when
     /// `skip_processing` names PNG; and after a `trim`, which plans again from what it kept, only to
     /// some positive size.
     static func produceResult(options: ProcessingOptions, report: inout FuzzReport) {
-        guard let plan = try? ProcessingPlan(source: PixelSize(width: 13, height: 9), options: options) else { return }
-        let canvas = plan.finalSize
-        guard canvas.pixelCount <= maxProcessedPixels, plan.scaledSize.pixelCount <= maxProcessedPixels else { return }
+        var canvas = PixelSize(width: 13, height: 9)
+        for pipeline in options.pipelines {
+            guard let plan = try? ProcessingPlan(source: canvas, options: pipeline) else { return }
+            canvas = plan.finalSize
+            guard canvas.pixelCount <= maxProcessedPixels, plan.scaledSize.pixelCount <= maxProcessedPixels else {
+                return
+            }
+        }
+        let trims = options.pipelines.contains { $0.trim != nil }
         var configuration = ServiceConfiguration()
         configuration.maxSourcePixels = maxPixelCount
         do {
@@ -106,7 +113,7 @@ extension FuzzBodies {
             let skipped = options.skipProcessingFormats.contains(.png) && (options.format ?? .png) == .png
             let expected = skipped ? PixelSize(width: 13, height: 9) : canvas
             report.expect(
-                image.bitmap.size == expected || (options.trim != nil && !skipped && image.bitmap.size.isPositive),
+                image.bitmap.size == expected || (trims && !skipped && image.bitmap.size.isPositive),
                 "result \(image.bitmap.size), planned \(expected)")
         } catch let error as ServiceError {
             report.expect([400, 422].contains(error.status), "processing failed with \(error)")

@@ -8,7 +8,8 @@
         /// `expires`, `filename` and `return_attachment` shape only the response and are left out;
         /// the security options stay in, so that a result made under one limit never answers a
         /// request with a stricter one;
-        /// the format is part of the result key instead. The string parses back to the same options.
+        /// the format is part of the result key instead. Chained pipelines follow, each after a `-`.
+        /// The string parses back to the same options.
         public var canonicalString: String {
             var parts: [String] = []
             func add(_ name: String, _ values: Any...) {
@@ -38,6 +39,7 @@
                     add("c", crop.width, crop.height)
                 }
             }
+            if let cropAspectRatio { add("car", cropAspectRatio.ratio, cropAspectRatio.enlarges ? 1 : 0) }
             if let quality { add("q", quality) }
             for (format, quality) in formatQualities.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
                 add("fq", format.name, quality)
@@ -76,6 +78,7 @@
             if let cacheBuster { add("cb", cacheBuster) }
             if cornerRadius != 0 { add("wirc", cornerRadius) }
             if let tint { add("witn", tint.hex) }
+            for pipeline in chained { parts += ["-", pipeline.canonicalString] }
             return parts.joined(separator: "/")
         }
     }

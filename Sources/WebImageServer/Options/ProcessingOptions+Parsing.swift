@@ -8,28 +8,47 @@
         /// `preset`/`pr` may use; its `default` preset, when it has one, applies first. Options the
         /// URL and presets do not give keep their value in `defaults` (the service's settings), or
         /// take the one the Client Hints in `hints` give (as imgproxy applies them, before presets).
+        ///
+        /// A `-` segment starts a chained pipeline (see ``chained``), and so may a preset's.
         public init(
             segments: [String], presets: ProcessingPresets = ProcessingPresets(),
             defaults: ProcessingOptions = ProcessingOptions(), hints: ClientHints = ClientHints()
         ) throws(ServiceError) {
-            self = defaults
-            hints.apply(to: &self)
-            if presets.segments["default"] != nil { try apply(preset: "default", from: presets, applied: []) }
-            try apply(segments: segments, presets: presets, applied: [])
+            var start = defaults
+            hints.apply(to: &start)
+            let leading = presets.segments["default"] != nil ? ["preset:default"] : []
+            try self.init(pipelines: presets.pipelines(of: leading + segments), startingFrom: start)
         }
 
-        /// Applies option segments in order; `applied` names the presets being applied around them.
-        mutating func apply(
-            segments: [String], presets: ProcessingPresets, applied: [String]
-        ) throws(ServiceError) {
+        /// Parses each pipeline's option segments (no presets left in them). Each pipeline after the
+        /// first starts with every per-pipeline option at its default; the request's options (see
+        /// ``takeRequestOptions(from:)``) run on through the chain, so the last value given wins.
+        init(pipelines: [[String]], startingFrom start: ProcessingOptions) throws(ServiceError) {
+            var current = start
+            var parsed: [ProcessingOptions] = []
+            for (index, pipeline) in pipelines.enumerated() {
+                if index > 0 {
+                    let previous = current
+                    current = ProcessingOptions()
+                    current.takeRequestOptions(from: previous)
+                }
+                try current.apply(segments: pipeline)
+                parsed.append(current)
+            }
+            self = parsed.first ?? start
+            if let last = parsed.last { takeRequestOptions(from: last) }
+            chained = parsed.dropFirst().map { pipeline in
+                var pipeline = pipeline
+                pipeline.takeRequestOptions(from: ProcessingOptions())
+                return pipeline
+            }
+        }
+
+        /// Applies option segments in order (presets already expanded).
+        mutating func apply(segments: [String]) throws(ServiceError) {
             for segment in segments {
                 let parts = segment.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
                 let name = parts[0]
-                if name == "preset" || name == "pr" {
-                    guard parts.count > 1 else { throw .badRequest("processing option '\(name)' needs a preset name") }
-                    for preset in parts.dropFirst() { try apply(preset: preset, from: presets, applied: applied) }
-                    continue
-                }
                 guard let apply = Self.parsers[name] else {
                     throw .badRequest("unknown processing option '\(name)'")
                 }
@@ -78,6 +97,10 @@
                             { o, a throws(ServiceError) in o.gravity = try a.gravity(a.values, allowsSmart: true) }
                         ),
                         (["crop", "c"], { o, a throws(ServiceError) in o.crop = try a.crop() }),
+                        (
+                            ["crop_aspect_ratio", "crop_ar", "car"],
+                            { o, a throws(ServiceError) in o.cropAspectRatio = try a.cropAspectRatio() }
+                        ),
                         (["quality", "q"], { o, a throws(ServiceError) in o.quality = try a.single(a.quality) }),
                         (
                             ["format_quality", "fq"],

@@ -59,6 +59,16 @@
             public var gravity: Gravity?
         }
 
+        /// Correcting the crop area (the whole source when ``ProcessingOptions/crop`` is not given) to
+        /// an aspect ratio (`crop_aspect_ratio`). The area keeps its gravity; only its size changes.
+        public struct CropAspectRatio: Sendable, Equatable {
+            /// Width over height, finite and above 0.
+            public var ratio: Double
+            /// Grow the area's shorter side rather than shrink the longer one; an area that then
+            /// outgrows the source is the largest of that ratio inside it.
+            public var enlarges = false
+        }
+
         /// Extending the result to the requested size (or aspect ratio) when it is smaller.
         public struct Extend: Sendable, Equatable {
             public var gravity: Gravity = .center
@@ -141,6 +151,8 @@
         public var flipVertical = false
         public var gravity: Gravity = .center
         public var crop: Crop?
+        /// The aspect ratio the crop area is corrected to (nil: as it is).
+        public var cropAspectRatio: CropAspectRatio?
         /// 1…100; nil: the service's default for the output format.
         public var quality: Int?
         /// Qualities by output format when ``quality`` is not given (`format_quality`); they win over
@@ -218,6 +230,10 @@
         public var cornerRadius: Double = 0
         /// Ours: tint with this colour (the library's tint transformer).
         public var tint: RGBA8?
+        /// The pipelines that run after this one, in order, each on the previous one's result (a `-`
+        /// segment starts one: imgproxy Pro's chained pipelines). They hold per-pipeline options
+        /// only; the request's options (format, quality, metadata, limits, …) are this value's.
+        public var chained: [ProcessingOptions] = []
 
         public init() {}
     }

@@ -27,15 +27,15 @@
                     throw .badRequest("preset '\(definition)' needs a name and options")
                 }
                 let options = value.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-                guard options.allSatisfy({ $0.contains(":") }) else {
+                guard options.allSatisfy({ $0.contains(":") || $0 == "-" }) else {
                     throw .badRequest("preset '\(name)' has a part that is not an option: \(value)")
                 }
                 segments[name] = options
             }
             for name in segments.keys.sorted() {
                 do {
-                    var options = ProcessingOptions()
-                    try options.apply(preset: name, from: self, applied: [])
+                    _ = try ProcessingOptions(
+                        pipelines: pipelines(of: ["preset:" + name]), startingFrom: ProcessingOptions())
                 } catch {
                     throw .badRequest("preset '\(name)': \(error.message)")
                 }
@@ -45,17 +45,42 @@
         public var isEmpty: Bool { segments.isEmpty }
     }
 
-    extension ProcessingOptions {
-        /// Applies preset `name`'s options. A preset already being applied further up (`applied`)
-        /// is skipped, as imgproxy skips it, so that presets naming each other cannot loop.
-        mutating func apply(
-            preset name: String, from presets: ProcessingPresets, applied: [String]
-        ) throws(ServiceError) {
-            guard let segments = presets.segments[name] else {
-                throw .badRequest("processing option 'preset': unknown preset '\(name)'")
+    extension ProcessingPresets {
+        /// `segments` split into pipelines at `-`, with every `preset`/`pr` replaced by its options
+        /// where it stands. A preset's own chained pipelines go, in order, to the start of the
+        /// pipelines that follow the one it stands in (made when the URL has fewer), before the
+        /// URL's options there. A preset already being expanded further up (`applied`) is skipped, as
+        /// imgproxy skips it, so that presets naming each other cannot loop.
+        func pipelines(of segments: [String], applied: [String] = []) throws(ServiceError) -> [[String]] {
+            var pipelines: [[String]] = [[]]
+            // Options a preset chained to pipelines the segments have not reached yet, by index.
+            var pending: [Int: [String]] = [:]
+            for segment in segments {
+                if segment == "-" {
+                    pipelines.append(pending.removeValue(forKey: pipelines.count) ?? [])
+                    continue
+                }
+                let parts = segment.split(separator: ":", omittingEmptySubsequences: false)
+                guard parts[0] == "preset" || parts[0] == "pr" else {
+                    pipelines[pipelines.count - 1].append(segment)
+                    continue
+                }
+                guard parts.count > 1 else { throw .badRequest("processing option '\(parts[0])' needs a preset name") }
+                for name in parts.dropFirst().map(String.init) {
+                    guard let presetSegments = self.segments[name] else {
+                        throw .badRequest("processing option 'preset': unknown preset '\(name)'")
+                    }
+                    guard !applied.contains(name) else { continue }
+                    let expanded = try self.pipelines(of: presetSegments, applied: applied + [name])
+                    let here = pipelines.count - 1
+                    pipelines[here] += expanded[0]
+                    for (offset, chained) in expanded.enumerated().dropFirst() {
+                        pending[here + offset, default: []] += chained
+                    }
+                }
             }
-            guard !applied.contains(name) else { return }
-            try apply(segments: segments, presets: presets, applied: applied + [name])
+            while let next = pending.removeValue(forKey: pipelines.count) { pipelines.append(next) }
+            return pipelines
         }
     }
 #endif

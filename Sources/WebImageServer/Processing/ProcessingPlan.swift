@@ -52,7 +52,8 @@
         @_spi(Internals) public init(source: PixelSize, options: ProcessingOptions) throws(ServiceError) {
             let turned = options.rotate == 90 || options.rotate == 270
             rotatedSource = turned ? PixelSize(width: source.height, height: source.width) : source
-            cropSize = Self.cropSize(options.crop, of: rotatedSource)
+            cropSize = Self.cropSize(
+                options.crop, correctedTo: options.cropAspectRatio, of: rotatedSource)
             let shrink = Self.shrink(of: cropSize, options: options)
             var scales = Scales(x: 1 / shrink.x, y: 1 / shrink.y, dpr: shrink.dpr)
             var sizes = Sizes(crop: cropSize, scales: scales, options: options)
@@ -162,8 +163,36 @@
         }
 
         /// imgproxy's crop lengths: 0 the whole side, 1 or more whole pixels (truncated), below 1 a
-        /// fraction rounded half away from zero (at least 1 px); never more than the side.
-        static func cropSize(_ crop: ProcessingOptions.Crop?, of source: PixelSize) -> PixelSize {
+        /// fraction rounded half away from zero (at least 1 px); never more than the side. Then
+        /// `crop_aspect_ratio`: the longer side (for the ratio) shrinks to it, or with `enlarges` the
+        /// shorter one grows, and an area grown past the source becomes the largest of the ratio
+        /// that fits it. Corrected sides are rounded half away from zero, at least 1 px.
+        static func cropSize(
+            _ crop: ProcessingOptions.Crop?, correctedTo aspect: ProcessingOptions.CropAspectRatio? = nil,
+            of source: PixelSize
+        ) -> PixelSize {
+            let area = uncorrectedCropSize(crop, of: source)
+            guard let aspect, aspect.ratio > 0, aspect.ratio.isFinite else { return area }
+            let ratio = aspect.ratio
+            func side(_ value: Double) -> Int { max(1, pixels(value)) }
+            let wider = Double(area.width) / Double(area.height) > ratio
+            if !aspect.enlarges {
+                return wider
+                    ? PixelSize(width: min(area.width, side(Double(area.height) * ratio)), height: area.height)
+                    : PixelSize(width: area.width, height: min(area.height, side(Double(area.width) / ratio)))
+            }
+            let grown =
+                wider
+                ? PixelSize(width: area.width, height: side(Double(area.width) / ratio))
+                : PixelSize(width: side(Double(area.height) * ratio), height: area.height)
+            guard grown.width > source.width || grown.height > source.height else { return grown }
+            return Double(source.width) / Double(source.height) > ratio
+                ? PixelSize(width: min(source.width, side(Double(source.height) * ratio)), height: source.height)
+                : PixelSize(width: source.width, height: min(source.height, side(Double(source.width) / ratio)))
+        }
+
+        /// The crop area before any aspect ratio correction.
+        private static func uncorrectedCropSize(_ crop: ProcessingOptions.Crop?, of source: PixelSize) -> PixelSize {
             guard let crop else { return source }
             func length(_ value: Double, _ full: Int) -> Int {
                 if value == 0 { return full }

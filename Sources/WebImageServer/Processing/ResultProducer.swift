@@ -82,9 +82,9 @@
             }
         }
 
-        /// The watermark step, when the options ask for one and the service has a mark.
-        private var watermarking: Watermarking? {
-            guard let watermark, let placement = options.watermark else { return nil }
+        /// The watermark step of `pipeline`, when it asks for one and the service has a mark.
+        private func watermarking(_ pipeline: ProcessingOptions) -> Watermarking? {
+            guard let watermark, let placement = pipeline.watermark else { return nil }
             return Watermarking(mark: watermark, options: placement, baseOpacity: configuration.watermarkOpacity)
         }
 
@@ -154,10 +154,12 @@
                         coders.decode(prepared.data, options: decodeOptions(prepared.plan, swapsBox: swapsBox)))
                 }
                 if keepsCopyrightOnly { image.metadata = image.metadata.keepingCopyright() }
-                let plan = try trimmed(&image) ?? prepared.plan
-                let processed = try tracing.span("process", parent: traceParent) { () throws(WebImageError) in
-                    try ImageProcessor(options: options, plan: plan, watermark: watermarking).transformedImage(
-                        image, forKey: "", animated: true, maxAnimationByteCount: configuration.maxAnimationBytes)
+                let processed = try tracing.span("process", parent: traceParent) { () throws(ServiceError) in
+                    var result = image
+                    for (index, pipeline) in options.pipelines.enumerated() {
+                        result = try run(pipeline, on: result, planned: index == 0 ? prepared.plan : nil)
+                    }
+                    return result
                 }
                 let format =
                     prepared.requested
@@ -173,11 +175,37 @@
             }
         }
 
-        /// Cuts a still image's border when the options ask for it, and plans again for what is left;
+        /// One pipeline's processing of `image`: trimmed when it asks for it, then every frame
+        /// processed by the plan (`planned`, made before decoding for the first pipeline; the later
+        /// ones plan for the previous one's result).
+        private func run(_ pipeline: ProcessingOptions, on image: Image, planned: ProcessingPlan?)
+            throws(ServiceError) -> Image
+        {
+            var image = image
+            do {
+                let plan: ProcessingPlan
+                if let trimmedPlan = try trimmed(&image, by: pipeline) {
+                    plan = trimmedPlan
+                } else if let planned {
+                    plan = planned
+                } else {
+                    plan = try ProcessingPlan(source: image.bitmap.size, options: pipeline)
+                }
+                return try ImageProcessor(options: pipeline, plan: plan, watermark: watermarking(pipeline))
+                    .transformedImage(
+                        image, forKey: "", animated: true, maxAnimationByteCount: configuration.maxAnimationBytes)
+            } catch {
+                throw Self.serviceError(error)
+            }
+        }
+
+        /// Cuts a still image's border when `pipeline` asks for it, and plans again for what is left;
         /// nil when there is nothing to trim. The cut is made on the pixels as stored (before the
         /// orientation is applied), as imgproxy makes it.
-        private func trimmed(_ image: inout Image) throws(ServiceError) -> ProcessingPlan? {
-            guard let trim = options.trim, image.animation == nil else { return nil }
+        private func trimmed(_ image: inout Image, by pipeline: ProcessingOptions) throws(ServiceError)
+            -> ProcessingPlan?
+        {
+            guard let trim = pipeline.trim, image.animation == nil else { return nil }
             let region = Trimming.region(of: image.bitmap, trim)
             guard region.width != image.bitmap.width || region.height != image.bitmap.height else { return nil }
             do {
@@ -185,10 +213,10 @@
             } catch {
                 throw Self.serviceError(error)
             }
-            let turns = options.autoRotate && image.orientation.swapsDimensions
+            let turns = pipeline.autoRotate && image.orientation.swapsDimensions
             let shown = PixelSize(
                 width: turns ? region.height : region.width, height: turns ? region.width : region.height)
-            return try ProcessingPlan(source: shown, options: options)
+            return try ProcessingPlan(source: shown, options: pipeline)
         }
 
         /// Both steps on the calling thread.
@@ -224,8 +252,8 @@
             guard plan.cropSize == plan.rotatedSource, plan.scaledSize == plan.rotatedSource,
                 plan.resultSize == plan.rotatedSource, plan.finalSize == plan.resultSize
             else { return false }
-            guard options.rotate == 0, !options.flipHorizontal, !options.flipVertical, options.trim == nil,
-                watermarking == nil,
+            guard options.chained.isEmpty, options.rotate == 0, !options.flipHorizontal, !options.flipVertical,
+                options.trim == nil, watermarking(options) == nil,
                 options.pixelate <= 1, options.blur == 0,
                 options.sharpen == 0, options.background == nil,
                 options.cornerRadius == 0, options.tint == nil, options.quality == nil, options.maxBytes == nil,

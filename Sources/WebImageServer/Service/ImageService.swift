@@ -165,7 +165,7 @@
                 try configuration.signer.verify(path.signature, for: path.signedPath)
             }
             if !configuration.allowedOptions.isEmpty, !configuration.onlyPresets {
-                for segment in path.optionSegments {
+                for segment in path.optionSegments where segment != "-" {
                     let name = String(segment.prefix { $0 != ":" })
                     guard configuration.allowedOptions.contains(name) else {
                         throw .forbidden("processing option '\(name)' is not allowed here")
@@ -333,7 +333,7 @@
                     entry = try await sourceEntry(source)
                 }
                 // The CPU stages run on the processing threads: their spans get their parent here.
-                let mark = options.watermark == nil ? nil : try await watermarks.mark()
+                let mark = options.pipelines.allSatisfy { $0.watermark == nil } ? nil : try await watermarks.mark()
                 let producer = ResultProducer(
                     configuration: configuration, options: options, tracing: tracing,
                     traceParent: tracing.currentContext, watermark: mark)

@@ -6,10 +6,11 @@
     /// `/{signature}/{options}/plain/{percent-encoded source}[@{ext}]` or
     /// `/{signature}/{options}/{base64url source}[.{ext}]`.
     ///
-    /// Options are the segments before the source: each holds the argument separator `:`, the
-    /// source's first segment does not (`plain`, or base64url text). A base64url source may be split
-    /// by `/` anywhere; its segments are joined again before decoding. With presets only, the first
-    /// segment after the signature names presets (`thumb:sharp`) and the source follows.
+    /// Options are the segments before the source: each holds the argument separator `:` (or is
+    /// `-`, which starts a chained pipeline), the source's first segment does not (`plain`, or
+    /// base64url text). A base64url source may be split by `/` anywhere; its segments are joined
+    /// again before decoding. With presets only, the first segment after the signature names
+    /// presets (`thumb:sharp`) and the source follows.
     ///
     /// What proxies and CDNs do to paths is undone first, as imgproxy undoes it, and the signature
     /// covers the restored path: `%3A` in the options becomes `:`, and a plain source whose
@@ -47,7 +48,7 @@
                 options = ["preset:" + segments[0]]
                 index = 1
             } else {
-                while index < segments.count, segments[index].contains(":") {
+                while index < segments.count, segments[index].contains(":") || segments[index] == "-" {
                     options.append(String(segments[index]))
                     index += 1
                 }
