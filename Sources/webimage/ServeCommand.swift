@@ -253,6 +253,26 @@
         var onlyPresets = false
 
         @Option(
+            help: ArgumentHelp(
+                "A preset /info URLs may name with pr:NAME, e.g. hashes=bh:4:3/th:1; 'default' applies to every /info URL (repeatable).",
+                valueName: "NAME=OPTIONS"))
+        var infoPreset: [String] = []
+
+        @Option(help: ArgumentHelp("A file of /info presets, one NAME=OPTIONS per line.", valueName: "PATH"))
+        var infoPresetsFile: String?
+
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Accept /info presets alone (default: as --only-presets).", valueName: "BOOL"))
+        var infoOnlyPresets: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "Accept only these /info option names in URLs, as spelled there (repeatable; presets are not checked).",
+                valueName: "NAME"))
+        var allowedInfoOption: [String] = []
+
+        @Option(
             parsing: .unconditional,
             help: "Seconds to go on serving after SIGTERM, /health answering 503, before draining (default 0).")
         var drainDelay: String?
@@ -298,6 +318,7 @@
                 "fallback-image-url": fallbackImageURL, "fallback-image-status": fallbackImageStatus,
                 "fallback-image-ttl": fallbackImageTTL,
                 "keep-copyright": keepCopyright, "enforce-thumbnail": enforceThumbnail,
+                "info-presets-file": infoPresetsFile, "info-only-presets": infoOnlyPresets,
             ]
             let switches = [
                 "allow-loopback-sources": allowLoopbackSources, "allow-private-sources": allowPrivateSources,
@@ -322,6 +343,7 @@
                             "allowed-source": allowedSource, "preset": preset,
                             "skip-processing-format": skipProcessingFormat, "trusted-signature": trustedSignature,
                             "allowed-option": allowedOption, "url-replacement": urlReplacement,
+                            "info-preset": infoPreset, "allowed-info-option": allowedInfoOption,
                         ],
                         environment: environment))
                 telemetrySettings = try TelemetrySettings(environment: environment, options: options)

@@ -67,10 +67,7 @@
         private static let isTrue: @Sendable (String) -> Bool = { SettingParsing.bool($0) == true }
         private static let isFalse: @Sendable (String) -> Bool = { SettingParsing.bool($0) == false }
 
-        static let refused: [String: Refusal] = [
-            "IMGPROXY_ALLOWED_INFO_OPTIONS": Refusal(
-                applies: { _ in true }, because: "webimage serve cannot limit the info options yet")
-        ]
+        static let refused: [String: Refusal] = [:]
 
         static let honouredWhen: [String: Condition] = [
             "IMGPROXY_USE_ETAG": Condition(accepts: isTrue, because: "an ETag is always sent"),
@@ -92,7 +89,7 @@
             var reasons: [String: Reason] = [:]
             for name in [
                 "USER_AGENT", "DOWNLOAD_TIMEOUT",
-                "PRESETS_SEPARATOR", "INFO_ONLY_PRESETS", "INFO_PRESETS", "INFO_PRESETS_PATH",
+                "PRESETS_SEPARATOR",
                 "BASE64_URL_INCLUDES_FILENAME", "ARGUMENTS_SEPARATOR", "STRIP_METADATA",
                 "STRIP_COLOR_PROFILE", "AUTO_ROTATE", "RETURN_ATTACHMENT",
                 "PRESERVE_HDR", "SET_CANONICAL_HEADER",

@@ -132,6 +132,9 @@
             if configuration.onlyPresets, configuration.presets.isEmpty {
                 throw ServeSettingError("--only-presets needs presets (--preset or --presets-file)")
             }
+            configuration.infoPresets = try Self.presets(settings, prefix: "info-")
+            configuration.infoOnlyPresets = try settings.bool("info-only-presets")
+            configuration.allowedInfoOptions = Set(try settings.list("allowed-info-option"))
             if let directory = try settings.string("cache-dir") {
                 configuration.cacheDirectory = URL(fileURLWithPath: directory)
             }
@@ -300,19 +303,21 @@
         }
 
         /// The presets of `--preset` (or the comma-separated variables) and then `--presets-file`
-        /// (one per line), checked by applying each.
-        private static func presets(_ settings: ServeSettings) throws(ServeSettingError) -> ProcessingPresets {
-            var definitions = try settings.list("preset")
-            if let file = try settings.value("presets-file") {
+        /// (one per line), checked by applying each; with the `info-` prefix, the `/info` presets.
+        private static func presets(_ settings: ServeSettings, prefix: String = "") throws(ServeSettingError)
+            -> ProcessingPresets
+        {
+            var definitions = try settings.list(prefix + "preset")
+            if let file = try settings.value(prefix + "presets-file") {
                 guard let text = try? String(contentsOfFile: file.text, encoding: .utf8) else {
                     throw ServeSettingError("\(file.source) names a file that cannot be read: \(file.text)")
                 }
                 definitions += text.split(whereSeparator: \.isNewline).map(String.init)
             }
             do {
-                return try ProcessingPresets(definitions: definitions)
+                return try ProcessingPresets(definitions: definitions, forInfo: !prefix.isEmpty)
             } catch {
-                throw ServeSettingError("presets: \(error.message)")
+                throw ServeSettingError("\(prefix)presets: \(error.message)")
             }
         }
 

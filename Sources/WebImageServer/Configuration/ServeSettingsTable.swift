@@ -112,6 +112,12 @@
             ServeSetting("keep-copyright", imgproxy: .same("IMGPROXY_KEEP_COPYRIGHT")),
             ServeSetting("enforce-thumbnail", imgproxy: .same("IMGPROXY_ENFORCE_THUMBNAIL")),
             ServeSetting("only-presets", imgproxy: .same("IMGPROXY_ONLY_PRESETS")),
+            ServeSetting("info-preset", variable: "WEBIMAGE_INFO_PRESETS", imgproxy: .same("IMGPROXY_INFO_PRESETS")),
+            ServeSetting("info-presets-file", imgproxy: .same("IMGPROXY_INFO_PRESETS_PATH")),
+            ServeSetting("info-only-presets", imgproxy: .same("IMGPROXY_INFO_ONLY_PRESETS")),
+            ServeSetting(
+                "allowed-info-option", variable: "WEBIMAGE_ALLOWED_INFO_OPTIONS",
+                imgproxy: .same("IMGPROXY_ALLOWED_INFO_OPTIONS")),
             ServeSetting("drain-delay"),
             ServeSetting("demo"),
             ServeSetting("s3-endpoint", imgproxy: .cacheS3Endpoint),

@@ -7,9 +7,11 @@
     struct OptionArguments {
         let name: String
         let values: [String]
+        /// What the option is called in messages: a processing option, or an info option.
+        var kind = "processing option"
 
         func failure(_ reason: String) -> ServiceError {
-            .badRequest("processing option '\(name)': \(reason)")
+            .badRequest("\(kind) '\(name)': \(reason)")
         }
 
         func count(atMost limit: Int) throws(ServiceError) {

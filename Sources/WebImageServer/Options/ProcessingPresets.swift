@@ -15,7 +15,8 @@
         /// Parses `NAME=OPTION/OPTION/…` definitions; blank lines and lines starting with `#` are
         /// skipped, and a later definition of a name replaces an earlier one. Every preset is then
         /// applied once, so that a bad option stops the server at start rather than failing requests.
-        public init(definitions: [String]) throws(ServiceError) {
+        /// With `forInfo`, the options are `/info` options (imgproxy's `IMGPROXY_INFO_PRESETS`).
+        public init(definitions: [String], forInfo: Bool = false) throws(ServiceError) {
             for line in definitions {
                 let definition = line.trimmingCharacters(in: .whitespaces)
                 if definition.isEmpty || definition.hasPrefix("#") { continue }
@@ -34,8 +35,12 @@
             }
             for name in segments.keys.sorted() {
                 do {
-                    _ = try ProcessingOptions(
-                        pipelines: pipelines(of: ["preset:" + name]), startingFrom: ProcessingOptions())
+                    if forInfo {
+                        _ = try InfoOptions(segments: ["preset:" + name], presets: self)
+                    } else {
+                        _ = try ProcessingOptions(
+                            pipelines: pipelines(of: ["preset:" + name]), startingFrom: ProcessingOptions())
+                    }
                 } catch {
                     throw .badRequest("preset '\(name)': \(error.message)")
                 }

@@ -160,6 +160,9 @@
             {
                 throw .forbidden("the Authorization header is missing or wrong")
             }
+            if request.path.hasPrefix("/info/") {
+                return try await info(request, path: String(request.path.dropFirst("/info".count)))
+            }
             let path = try ProcessingPath(request.path, onlyPresets: configuration.onlyPresets)
             if !configuration.trustedSignatures.contains(path.signature) {
                 try configuration.signer.verify(path.signature, for: path.signedPath)
@@ -230,7 +233,7 @@
         }
 
         /// The source, timed and traced; its failures are marked as the source's (for the fallback image).
-        private func fetchSource(_ source: URL, validators: DiskCacheMetadata? = nil)
+        func fetchSource(_ source: URL, validators: DiskCacheMetadata? = nil)
             async throws(ServiceError) -> SourceStore.Fetch
         {
             let clock = ContinuousClock()
@@ -246,7 +249,7 @@
         }
 
         /// The source fetched without validators, so never a 304.
-        private func sourceEntry(_ source: URL) async throws(ServiceError) -> DiskCacheEntry {
+        func sourceEntry(_ source: URL) async throws(ServiceError) -> DiskCacheEntry {
             guard case .source(let entry) = try await fetchSource(source) else {
                 throw SourceStore.unexpectedNotModified.fromSource
             }
@@ -309,7 +312,7 @@
         }
 
         /// The result for `key` from memory, else from the disk or S3.
-        private func cachedResult(forKey key: String) async -> ProcessedResult? {
+        func cachedResult(forKey key: String) async -> ProcessedResult? {
             if let recent = memory.result(forKey: key) {
                 metrics.cacheHit(tier: "memory")
                 return recent
@@ -350,10 +353,20 @@
         private func make(_ prepared: ResultProducer.Prepared, with producer: ResultProducer)
             async throws(ServiceError) -> ProcessedResult
         {
-            let lane = prepared.sourcePixels >= configuration.largeSourcePixels ? 1 : 0
+            try await onProcessingThreads(sourcePixels: prepared.sourcePixels) { () throws(ServiceError) in
+                try producer.produce(prepared)
+            }
+        }
+
+        /// Runs `work` on the CPU threads once a worker is free in the lane a source of
+        /// `sourcePixels` calls for: the admission every decode goes through.
+        func onProcessingThreads<T: Sendable>(
+            sourcePixels: Int, _ work: @escaping @Sendable () throws(ServiceError) -> T
+        ) async throws(ServiceError) -> T {
+            let lane = sourcePixels >= configuration.largeSourcePixels ? 1 : 0
             let clock = ContinuousClock()
             let queued = clock.now
-            let outcome: Result<ProcessedResult, ServiceError>
+            let outcome: Result<T, ServiceError>
             do {
                 outcome = try await processing.perform(lane: lane) { [executor, metrics] in
                     await executor.run {
@@ -363,7 +376,7 @@
                             metrics.processed(after: clock.now - start)
                             metrics.stage("processing", took: clock.now - start)
                         }
-                        return Result { () throws(ServiceError) in try producer.produce(prepared) }
+                        return Result { () throws(ServiceError) in try work() }
                     }
                 }
             } catch {

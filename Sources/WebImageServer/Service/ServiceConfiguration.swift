@@ -50,6 +50,15 @@
         /// Accept presets alone: the options part of a path is a `:`-separated list of preset names
         /// (imgproxy's `IMGPROXY_ONLY_PRESETS`).
         public var onlyPresets = false
+        /// Named `/info` option lists (imgproxy's `IMGPROXY_INFO_PRESETS`); `default` applies to
+        /// every `/info` request.
+        public var infoPresets = ProcessingPresets()
+        /// `/info` paths name presets alone (imgproxy's `IMGPROXY_INFO_ONLY_PRESETS`); nil follows
+        /// ``onlyPresets``.
+        public var infoOnlyPresets: Bool?
+        /// When not empty, the only `/info` options a URL may use (imgproxy's
+        /// `IMGPROXY_ALLOWED_INFO_OPTIONS`); presets' own options are not checked.
+        public var allowedInfoOptions: Set<String> = []
         /// Sources in these formats are answered with their own bytes when the URL names no other
         /// output format, as if every URL said `skip_processing` (imgproxy's
         /// `IMGPROXY_SKIP_PROCESSING_FORMATS`).

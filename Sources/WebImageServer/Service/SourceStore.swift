@@ -71,6 +71,35 @@
             return .source(entry)
         }
 
+        /// The start of the source, up to where `suffices` accepts it: the whole of it from a cache,
+        /// else as much of the download as it takes. A download that ended before that (the whole
+        /// source) is cached as ``fetch(_:validators:downloaded:)`` caches it; a prefix never is.
+        func prefix(of url: URL, suffices: @escaping @Sendable (Data) -> Bool) async throws(ServiceError)
+            -> DownloadedPrefix
+        {
+            let key = "source:" + url.absoluteString
+            if let disk, let cached = await FileIO.read({ disk.entry(forKey: key) }) {
+                return DownloadedPrefix(data: cached.data, isComplete: true, metadata: cached.metadata)
+            }
+            if let s3, let entry = await s3.entry(forKey: key) {
+                return DownloadedPrefix(data: entry.data, isComplete: true, metadata: entry.metadata)
+            }
+            let prefix: DownloadedPrefix
+            do {
+                prefix = try await downloader.downloadPrefix(
+                    with: url, context: context(validators: nil), suffices: suffices)
+            } catch {
+                throw ServiceErrorMapping.map(error)
+            }
+            if prefix.isComplete, let metadata = prefix.metadata {
+                if let disk {
+                    FileIOExecutor.shared.enqueue { try? disk.setData(prefix.data, forKey: key, metadata: metadata) }
+                }
+                s3?.store(prefix.data, metadata: metadata, forKey: key)
+            }
+            return prefix
+        }
+
         /// A download context with the trace headers of the current span, when tracing, and the
         /// client's validators; nil when neither applies.
         private func context(validators: DiskCacheMetadata?) -> WebImageContext? {

@@ -173,7 +173,7 @@ struct ServeSettingsTests {
                 ], "--s3-timeout"
             ),
             ([:], ["IMGPROXY_CACHE_USE": "s3", "IMGPROXY_CACHE_BUCKET": "b"], "IMGPROXY_CACHE_BUCKET"),
-            ([:], ["IMGPROXY_ALLOWED_INFO_OPTIONS": "size"], "IMGPROXY_ALLOWED_INFO_OPTIONS"),
+            ([:], ["IMGPROXY_INFO_PRESETS": "hashes=bh:10:1"], "info-presets: preset 'hashes'"),
             ([:], ["IMGPROXY_PATH_PREFIX": "img"], "IMGPROXY_PATH_PREFIX"),
             ([:], ["IMGPROXY_MAX_REDIRECTS": "-1"], "IMGPROXY_MAX_REDIRECTS"),
             ([:], ["IMGPROXY_ONLY_PRESETS": "true"], "--only-presets"),
