@@ -21,6 +21,10 @@ extension FuzzBodies {
             return report
         }
         let text = String(decoding: data, as: UTF8.self)
+        if text.hasPrefix("/info/") {
+            infoURL(String(text.dropFirst("/info".count)), report: &report)
+            return report
+        }
         do {
             let path = try ProcessingPath(text)
             let restored = String(path.signedPath.dropFirst())
@@ -63,6 +67,31 @@ extension FuzzBodies {
 }
 
 extension FuzzBodies {
+    /// Info presets the `/info` paths may name.
+    static let infoPresets = try? ProcessingPresets(definitions: ["hashes=bh:4:3/th:1/ph:1"], forInfo: true)
+
+    /// What `/info` does with a path: split it, parse the info options (whose canonical string
+    /// must parse back to itself), and make the JSON for the fuzzer's source as the service would.
+    /// Every failure must be a 400 (or a 422 for what the source cannot give).
+    static func infoURL(_ path: String, report: inout FuzzReport) {
+        guard let presets = infoPresets else {
+            report.expect(false, "the fuzz target's info presets do not parse")
+            return
+        }
+        do {
+            let parsed = try ProcessingPath(path)
+            let options = try InfoOptions(segments: parsed.optionSegments, presets: presets)
+            let canonical = options.canonicalString
+            let reparsed = try InfoOptions(segments: canonical.split(separator: "/").map(String.init))
+            report.expect(reparsed.canonicalString == canonical, "info canonical '\(canonical)' does not parse back")
+            let json = try InfoReport.make(from: Data(serviceSourceBytes), options: options, maxPixels: maxPixelCount)
+            report.expect(json.hasPrefix("{") && json.hasSuffix("}"), "info answer \(json)")
+            report.countSuccess()
+        } catch {
+            report.expect([400, 422].contains(error.status), "info failed with \(error)")
+        }
+    }
+
     /// The source the service-URL fuzzer processes: 13×9 with a gradient and transparent
     /// corners, so that crops, gravity, alpha and flattening all have something to act on. Kept
     /// as an array: LeakSanitizer cannot see a `Data` held by a global (its storage pointer is

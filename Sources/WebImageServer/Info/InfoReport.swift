@@ -4,7 +4,7 @@
     import WebImage
 
     /// The `/info` answer for one source, field by field in the order imgproxy's docs list them.
-    struct InfoReport {
+    @_spi(Internals) public struct InfoReport {
         /// The source's bytes: all of them, or the first ones when only header fields were asked for.
         var data: Data
         var isComplete: Bool

@@ -51,47 +51,25 @@
             return response
         }
 
-        /// Fetches what the options need of the source and makes the JSON.
+        /// Fetches what the options need of the source and makes the JSON: on the processing
+        /// threads when it decodes or checksums, inline when it only reads the header.
         private func infoResult(for source: URL, options: InfoOptions) async throws(ServiceError) -> ProcessedResult {
             let fetched = try await infoSource(source, options: options)
             let maxPixels = options.maxSourcePixels.flatMap { $0 > 0 ? $0 : nil } ?? configuration.maxSourcePixels
-            if let limit = options.maxSourceBytes, limit > 0, (fetched.declaredLength ?? fetched.data.count) > limit {
-                throw .unprocessable("the source is larger than allowed")
+            let maxAnimationBytes = configuration.maxAnimationBytes
+            let make = { @Sendable () throws(ServiceError) -> String in
+                try InfoReport.make(
+                    from: fetched.data, isComplete: fetched.isComplete, declaredLength: fetched.declaredLength,
+                    options: options, maxPixels: maxPixels, maxAnimationBytes: maxAnimationBytes)
             }
-            let info: ImageInfo
-            do {
-                info = try ImageCodersManager.shared.imageInfo(for: fetched.data)
-            } catch {
-                throw ServiceErrorMapping.map(error)
+            let text: String
+            if options.needsPixels || !options.hashsums.isEmpty || options.expectedHashsum != nil {
+                let info = try? ImageCodersManager.shared.imageInfo(for: fetched.data)
+                let pixels = info.map { PixelSize(width: $0.width, height: $0.height).pixelCount } ?? 0
+                text = try await onProcessingThreads(sourcePixels: pixels, make)
+            } else {
+                text = try make()
             }
-            let pixels = PixelSize(width: info.width, height: info.height).pixelCount
-            guard pixels <= maxPixels else {
-                throw ServiceErrorMapping.map(.imageTooLarge(width: info.width, height: info.height, limit: maxPixels))
-            }
-            if let expected = options.expectedHashsum,
-                InfoReport.hashsum(expected.type, of: fetched.data) != expected.hex
-            {
-                throw .unprocessable("the source's \(expected.type.rawValue) is not the one the URL expects")
-            }
-            var report = InfoReport(
-                data: fetched.data, isComplete: fetched.isComplete, declaredLength: fetched.declaredLength, info: info,
-                image: nil, options: options)
-            if options.needsPixels {
-                let data = fetched.data
-                let decode = Self.infoDecodeOptions(
-                    options, maxPixels: maxPixels, maxAnimationBytes: configuration.maxAnimationBytes)
-                let page = options.page
-                report.image = try await onProcessingThreads(sourcePixels: pixels) { () throws(ServiceError) in
-                    try Self.decodedPage(page, of: data, options: decode)
-                }
-            }
-            let finished = report
-            // Hashes and checksums are CPU work: on the processing threads, as decodes are.
-            let text =
-                options.needsPixels || !options.hashsums.isEmpty
-                ? try await onProcessingThreads(sourcePixels: pixels) { () throws(ServiceError) in finished.json().text
-                }
-                : finished.json().text
             var result = ProcessedResult(data: Data(text.utf8), contentType: "application/json")
             if let metadata = fetched.metadata { result.source = SourceCaching(metadata) }
             return result
@@ -127,41 +105,5 @@
             return !needsMetadata || ImageFormat(detecting: data) == .jpeg
         }
 
-        /// Decoding for the pixel fields: upright, within the limits; small (at most 512 pixels
-        /// a side) unless a field looks at every pixel (the transparency check, a crop).
-        static func infoDecodeOptions(_ options: InfoOptions, maxPixels: Int, maxAnimationBytes: Int)
-            -> ImageDecodeOptions
-        {
-            var decode = ImageDecodeOptions()
-            decode.maxPixelCount = maxPixels
-            decode.maxAnimationByteCount = maxAnimationBytes
-            decode.firstFrameOnly = options.page == 0
-            if !options.checksTransparency, options.crop == nil, options.page == 0 {
-                decode.thumbnailPixelSize = PixelSize(width: 512, height: 512)
-            }
-            return decode
-        }
-
-        /// Frame `page` of `data` as a still.
-        static func decodedPage(_ page: Int, of data: Data, options: ImageDecodeOptions) throws(ServiceError) -> Image {
-            do {
-                var image = try ImageCodersManager.shared.decode(data, options: options)
-                guard page > 0 else { return image }
-                let frames = image.animation?.frameCount ?? 1
-                guard page < frames, let animation = image.animation else {
-                    throw ServiceError.unprocessable("the source has \(frames) page(s); there is no page \(page)")
-                }
-                let frame = try animation.frame(at: page)
-                image.bitmap = frame.bitmap
-                image.animation = nil
-                return image
-            } catch let error as ServiceError {
-                throw error
-            } catch let error as WebImageError {
-                throw ServiceErrorMapping.map(error)
-            } catch {
-                throw .internalError("decoding failed")
-            }
-        }
     }
 #endif
