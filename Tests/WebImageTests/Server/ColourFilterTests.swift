@@ -96,6 +96,16 @@ struct ColourFilterTests {
         #expect(angled.bitmap[9, 7] == .white && angled.bitmap[0, 7] == .black)
     }
 
+    @Test(arguments: [
+        "br:40", "sa:0", "mc:1", "dt:1:00f", "col:0.5", "ush:always", "ba:2:0:0:1:1", "pbl:2", "gr:0.5",
+    ])
+    func aColourOrDetailOptionStopsTheSourcePassingThrough(segment: String) throws {
+        let source = try HandlingOptionsTests.png(ColourStatistics.midtones())
+        #expect(try HandlingOptionsTests.produce(source, []).data == source, "no option: the source's own bytes")
+        let result = try HandlingOptionsTests.produce(source, [segment])
+        #expect(try HandlingOptionsTests.decoded(result.data) != ColourStatistics.midtones(), "\(segment)")
+    }
+
     @Test func backgroundAlphaGivesTheFlattenedBackgroundThatAlpha() throws {
         var bitmap = ImageBitmap(width: 4, height: 4, fill: .clear)
         bitmap[0, 0] = RGBA8(r: 0, g: 0, b: 255)
