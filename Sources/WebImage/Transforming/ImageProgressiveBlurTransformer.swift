@@ -98,7 +98,8 @@ public struct ImageProgressiveBlurTransformer: ImageTransforming {
             return
         }
         for c in 0..<3 {
-            out[i + c] = UInt8(channel: (Float(low[i + c]) * lowAlpha + Float(high[i + c]) * highAlpha) / alpha)
+            let premultiplied = Float(low[i + c]) * lowAlpha + Float(high[i + c]) * highAlpha
+            out[i + c] = UInt8(channel: premultiplied / alpha)
         }
         out[i + 3] = UInt8(channel: alpha)
     }
