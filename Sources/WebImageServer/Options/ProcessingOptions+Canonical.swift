@@ -76,6 +76,7 @@
             if enforceThumbnail { add("eth", 1) }
             if let maxBytes { add("mb", maxBytes) }
             if let cacheBuster { add("cb", cacheBuster) }
+            parts += colourAndDetailCanonicalParts
             if cornerRadius != 0 { add("wirc", cornerRadius) }
             if let tint { add("witn", tint.hex) }
             for pipeline in chained { parts += ["-", pipeline.canonicalString] }

@@ -185,6 +185,41 @@
                             ["max_result_dimension", "mrd"],
                             { o, a throws(ServiceError) in o.maxResultDimension = try a.singleInteger(atLeast: 0) }
                         ),
+                        // imgproxy Pro's colour and detail options (OptionArguments+Filters.swift).
+                        (
+                            ["resizing_algorithm", "ra"],
+                            { o, a throws(ServiceError) in o.resizingAlgorithm = try a.single(a.resizingAlgorithm) }
+                        ),
+                        (
+                            ["adjust", "a"],
+                            { o, a throws(ServiceError) in
+                                (o.brightness, o.contrast, o.saturation) = try a.adjust(
+                                    (o.brightness, o.contrast, o.saturation))
+                            }
+                        ),
+                        (
+                            ["brightness", "br"],
+                            { o, a throws(ServiceError) in o.brightness = try a.single(a.brightness) }
+                        ),
+                        (["contrast", "co"], { o, a throws(ServiceError) in o.contrast = try a.single(a.factor) }),
+                        (["saturation", "sa"], { o, a throws(ServiceError) in o.saturation = try a.single(a.factor) }),
+                        (["monochrome", "mc"], { o, a throws(ServiceError) in o.monochrome = try a.monochrome() }),
+                        (["duotone", "dt"], { o, a throws(ServiceError) in o.duotone = try a.duotone() }),
+                        (["colorize", "col"], { o, a throws(ServiceError) in o.colorize = try a.colorize() }),
+                        (
+                            ["unsharp_masking", "ush"],
+                            { o, a throws(ServiceError) in o.unsharpMasking = try a.unsharpMasking(o.unsharpMasking) }
+                        ),
+                        (["blur_areas", "ba"], { o, a throws(ServiceError) in o.blurAreas = try a.blurAreas() }),
+                        (
+                            ["progressive_blur", "pbl"],
+                            { o, a throws(ServiceError) in o.progressiveBlur = try a.progressiveBlur() }
+                        ),
+                        (["gradient", "gr"], { o, a throws(ServiceError) in o.gradient = try a.gradient() }),
+                        (
+                            ["background_alpha", "bga"],
+                            { o, a throws(ServiceError) in o.backgroundAlpha = try a.single(a.fraction) }
+                        ),
                         (
                             ["wi_round_corner", "wirc"],
                             { o, a throws(ServiceError) in o.cornerRadius = try a.singleNumber(atLeast: 0) }

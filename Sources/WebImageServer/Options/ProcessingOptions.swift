@@ -235,6 +235,33 @@
         /// only; the request's options (format, quality, metadata, limits, …) are this value's.
         public var chained: [ProcessingOptions] = []
 
+        // imgproxy Pro's colour and detail options (types in ProcessingOptions+Filters.swift).
+        /// The resize's kernel (`resizing_algorithm`; imgproxy's default, Lanczos 3).
+        public var resizingAlgorithm = ResizingAlgorithm.lanczos3
+        /// Added to every colour channel after the resize (`brightness`, `adjust`), -255…255; 0 is off.
+        public var brightness = 0
+        /// Multiplies each channel's distance from mid-gray (`contrast`, `adjust`), 0…100; 1 is off.
+        public var contrast: Double = 1
+        /// Multiplies each colour's distance from its luma (`saturation`, `adjust`), 0…100; 1 is off.
+        public var saturation: Double = 1
+        /// The image in one hue (`monochrome`; nil: off).
+        public var monochrome: Monochrome?
+        /// The image mapped from one colour to another by luma (`duotone`; nil: off).
+        public var duotone: Duotone?
+        /// A flat colour over the image (`colorize`; nil: off).
+        public var colorize: Colorize?
+        /// Sharpening of downscaled images (`unsharp_masking`; off unless its mode says).
+        public var unsharpMasking = UnsharpMasking()
+        /// Regions of the source blurred in the result (`blur_areas`; nil: off).
+        public var blurAreas: BlurAreas?
+        /// A blur growing across the image (`progressive_blur`; nil: off).
+        public var progressiveBlur: ProgressiveBlur?
+        /// A colour fading in across the image (`gradient`; nil: off).
+        public var gradient: Gradient?
+        /// The alpha of the ``background`` transparency is flattened onto (`background_alpha`), 0…1;
+        /// 1 flattens to opaque.
+        public var backgroundAlpha: Double = 1
+
         public init() {}
     }
 #endif

@@ -3,9 +3,9 @@
     import WebImage
 
     /// Runs a request's processing on one decoded frame, in imgproxy's order: rotate and flip, crop,
-    /// scale, crop to the target, blur, sharpen, pixelate, extend, extend to the aspect ratio, pad,
-    /// then our round corner and tint, then flatten onto the background, then the watermark. An
-    /// animation runs it on every frame (see ``ImageTransforming``).
+    /// scale, crop to the target, the filters (``filtered(_:geometry:key:)``), extend, extend to the
+    /// aspect ratio, pad, then our round corner and tint, then flatten onto the background, then the
+    /// watermark. An animation runs it on every frame (see ``ImageTransforming``).
     ///
     /// The frame may be smaller than the source (decoded at a reduced size, ``ProcessingPlan``): the
     /// crop is scaled to it, so the result is the same size either way.
@@ -21,22 +21,25 @@
             var bitmap = image.bitmap
             if options.autoRotate, image.orientation != .up { bitmap = bitmap.applyingOrientation(image.orientation) }
             bitmap = turned(bitmap)
-            bitmap = try croppedSource(bitmap)
-            bitmap = try bitmap.resampled(to: plan.scaledSize)
+            let frame = bitmap.size
+            let crop = sourceCrop(of: bitmap)
+            if crop.size != frame { bitmap = try bitmap.cropped(to: crop) }
+            bitmap = try bitmap.resampled(to: plan.scaledSize, filter: options.resizingAlgorithm.filter)
+            var kept = PixelRect(x: 0, y: 0, size: plan.scaledSize)
             if plan.resultSize != plan.scaledSize {
                 let origin = GravityPlacement.origin(
                     of: plan.resultSize, in: plan.scaledSize, gravity: options.gravity, pixelScale: plan.dprScale,
                     bitmap: bitmap)
-                bitmap = try bitmap.cropped(to: PixelRect(x: origin.x, y: origin.y, size: plan.resultSize))
+                kept = PixelRect(x: origin.x, y: origin.y, size: plan.resultSize)
+                bitmap = try bitmap.cropped(to: kept)
             }
             var result = Image(
                 bitmap: bitmap, scale: 1, orientation: .up, format: image.format, hasAlpha: image.hasAlpha,
                 isTransformed: true, metadata: image.metadata)
-            if options.blur > 0 {
-                result = try ImageBlurTransformer(radius: options.blur).transformedImage(result, forKey: key)
-            }
-            if options.sharpen > 0 { result.bitmap = try Sharpening.unsharpMask(result.bitmap, sigma: options.sharpen) }
-            if options.pixelate > 1 { result.bitmap = result.bitmap.pixelated(block: options.pixelate) }
+            let geometry = ResultGeometry(
+                frame: frame, crop: crop, scaled: plan.scaledSize, result: kept, rotate: options.rotate,
+                flipHorizontal: options.flipHorizontal, flipVertical: options.flipVertical)
+            result = try filtered(result, geometry: geometry, key: key)
             if let extend = options.extend { result = placed(result, on: plan.extendedSize, gravity: extend.gravity) }
             if let extend = options.extendAspectRatio {
                 result = placed(result, on: plan.canvasSize, gravity: extend.gravity)
@@ -49,10 +52,7 @@
             if let tint = options.tint {
                 result = try ImageTintTransformer(color: tint).transformedImage(result, forKey: key)
             }
-            if let background = options.background, result.hasAlpha {
-                result.bitmap = result.bitmap.composited(onto: background)
-                result.hasAlpha = false
-            }
+            if let background = options.background, result.hasAlpha { result = flattened(result, onto: background) }
             if let watermark { result.bitmap = try watermark.applied(to: result.bitmap, dprScale: plan.dprScale) }
             return result
         }
@@ -74,11 +74,11 @@
             }
         }
 
-        /// The plan's crop, scaled to this frame's size. Its place is worked out on the source's
-        /// pixels, by the crop's gravity (else the main one), and scaled to the frame with it; smart
-        /// gravity looks at the frame itself.
-        private func croppedSource(_ bitmap: ImageBitmap) throws(WebImageError) -> ImageBitmap {
-            guard plan.cropSize != plan.rotatedSource else { return bitmap }
+        /// The plan's crop, scaled to this frame's size (the whole frame when there is none). Its
+        /// place is worked out on the source's pixels, by the crop's gravity (else the main one),
+        /// and scaled to the frame with it; smart gravity looks at the frame itself.
+        private func sourceCrop(of bitmap: ImageBitmap) -> PixelRect {
+            guard plan.cropSize != plan.rotatedSource else { return PixelRect(x: 0, y: 0, size: bitmap.size) }
             let fx = Double(bitmap.width) / Double(plan.rotatedSource.width)
             let fy = Double(bitmap.height) / Double(plan.rotatedSource.height)
             func scaled(_ value: Int, _ factor: Double) -> Int {
@@ -98,7 +98,7 @@
                     min(max(0, scaled(inSource.y, fy)), bitmap.height - size.height)
                 )
             }
-            return try bitmap.cropped(to: PixelRect(x: origin.x, y: origin.y, size: size))
+            return PixelRect(x: origin.x, y: origin.y, size: size)
         }
 
         /// The image on a transparent canvas of `canvas`'s size, placed by `gravity` (offsets in

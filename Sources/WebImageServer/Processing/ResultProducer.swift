@@ -257,7 +257,7 @@
                 options.pixelate <= 1, options.blur == 0,
                 options.sharpen == 0, options.background == nil,
                 options.cornerRadius == 0, options.tint == nil, options.quality == nil, options.maxBytes == nil,
-                options.formatQualities[format] == nil
+                options.formatQualities[format] == nil, !options.usesColourOrDetailOptions
             else { return false }
             if options.stripColorProfile, let profile = MetadataProbe.iccProfile(in: data),
                 !ColorManagement.isSRGB(profile)

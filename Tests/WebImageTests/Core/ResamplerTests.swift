@@ -5,7 +5,8 @@ import Testing
 @Suite("Resampling")
 struct ResamplerTests {
     @Test(
-        "A solid colour stays exactly that colour at any size", arguments: [ResamplingFilter.box, .triangle, .lanczos3])
+        "A solid colour stays exactly that colour at any size",
+        arguments: [ResamplingFilter.box, .triangle, .lanczos3, .lanczos2, .cubic, .nearest])
     func solidColourIsPreserved(filter: ResamplingFilter) throws {
         let colour = RGBA8(r: 200, g: 100, b: 50, a: 255)
         let source = ImageBitmap(width: 37, height: 23, fill: colour)
@@ -31,7 +32,8 @@ struct ResamplerTests {
     }
 
     @Test(
-        "Transparent pixels do not darken opaque neighbours", arguments: [ResamplingFilter.box, .triangle, .lanczos3])
+        "Transparent pixels do not darken opaque neighbours",
+        arguments: [ResamplingFilter.box, .triangle, .lanczos3, .lanczos2, .cubic])
     func noDarkFringes(filter: ResamplingFilter) throws {
         // Left half opaque white, right half fully transparent *black*.
         var source = ImageBitmap(width: 16, height: 4, fill: .clear)
