@@ -12,6 +12,9 @@ struct JPEGMarkerLayout: Equatable {
     var xmpPacket: Range<Int>?
     /// The APP2 `ICC_PROFILE` segments, in file order (a profile may span several).
     var iccChunks: [JPEGICCChunk] = []
+    /// The payloads of the APP13 `Photoshop 3.0` segments after their signature, in file order:
+    /// Photoshop image resources (IPTC among them), which may span several segments.
+    var photoshopPayloads: [Range<Int>] = []
     /// A progressive frame header (SOF2, SOF6, SOF10, SOF14) was seen.
     var isProgressive = false
     /// The header up to the first scan is complete (an SOS segment was read whole).
@@ -70,6 +73,11 @@ enum JPEGMarkers {
                 } else if layout.xmpPacket == nil, payload.starts(with: JPEGMetadata.xmpSignature) {
                     layout.xmpPacket =
                         (payloadRange.lowerBound + JPEGMetadata.xmpSignature.count)..<payloadRange.upperBound
+                }
+            case 0xED:
+                if payload.starts(with: PhotoshopResources.jpegSignature) {
+                    layout.photoshopPayloads.append(
+                        (payloadRange.lowerBound + PhotoshopResources.jpegSignature.count)..<payloadRange.upperBound)
                 }
             case 0xE2:
                 if let chunk = JPEGICCChunk(payload, at: payloadRange.lowerBound) { layout.iccChunks.append(chunk) }
