@@ -28,12 +28,28 @@
             var report = InfoReport(
                 data: data, isComplete: isComplete, declaredLength: declaredLength, info: info, image: nil,
                 options: options)
-            if options.needsPixels {
-                report.image = try decodedPage(
-                    options.page, of: data,
-                    options: infoDecodeOptions(options, maxPixels: maxPixels, maxAnimationBytes: maxAnimationBytes))
+            let decode = infoDecodeOptions(options, maxPixels: maxPixels, maxAnimationBytes: maxAnimationBytes)
+            if options.needsPixels { report.image = try decodedPage(options.page, of: data, options: decode) }
+            if options.exif || options.xmp {
+                if let blocks = MetadataProbe.blocks(in: data) {
+                    report.metadata = blocks
+                } else if let image = report.image {
+                    report.metadata = image.metadata
+                } else if isComplete {
+                    // Formats that keep metadata where only their decoder finds it: a tiny decode.
+                    var tiny = decode
+                    tiny.thumbnailPixelSize = PixelSize(width: 16, height: 16)
+                    tiny.firstFrameOnly = true
+                    report.metadata = try decodedPage(0, of: data, options: tiny).metadata
+                }
             }
-            return report.json().text
+            return try report.json().text
+        }
+
+        /// Whether making the answer for `data` decodes or hashes: CPU work for the processing threads.
+        static func decodes(_ data: Data, options: InfoOptions) -> Bool {
+            options.needsPixels || !options.hashsums.isEmpty || options.expectedHashsum != nil
+                || ((options.exif || options.xmp) && MetadataProbe.blocks(in: data) == nil)
         }
 
         /// Decoding for the pixel fields: upright, within the limits; small (at most 512 pixels
@@ -45,6 +61,7 @@
             decode.maxPixelCount = maxPixels
             decode.maxAnimationByteCount = maxAnimationBytes
             decode.firstFrameOnly = options.page == 0
+            if options.exif || options.xmp { decode.readMetadata = .all }
             if !options.checksTransparency, options.crop == nil, options.page == 0 {
                 decode.thumbnailPixelSize = PixelSize(width: 512, height: 512)
             }

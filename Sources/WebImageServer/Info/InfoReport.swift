@@ -14,10 +14,12 @@
         var info: ImageInfo
         /// The frame the pixel fields look at, decoded as shown; nil when no field needs pixels.
         var image: Image?
+        /// The source's EXIF and XMP blocks, when those fields are asked for.
+        var metadata = ImageMetadata()
         var options: InfoOptions
 
         /// The JSON object.
-        func json() -> InfoJSON {
+        func json() throws(ServiceError) -> InfoJSON {
             var fields: [(String, InfoJSON)] = []
             if options.size, let size = isComplete ? data.count : declaredLength {
                 fields.append(("size", .integer(size)))
@@ -31,6 +33,24 @@
                     ("width", .integer(info.width)), ("height", .integer(info.height)),
                     ("orientation", .integer(info.orientation.rawValue)),
                 ]
+            }
+            if options.exif, let exif = metadata.exif {
+                let tags = ImageMetadata(exif: exif).exifFields(canonicalNames: options.exifCanonicalNames)
+                if !tags.isEmpty { fields.append(("exif", Self.object(tags))) }
+            }
+            if options.iptc {
+                let iptc = IPTCMetadata(file: data)
+                if !iptc.fields.isEmpty { fields.append(("iptc", Self.object(iptc.fields))) }
+                if !iptc.photoshopResolution.isEmpty {
+                    fields.append(("photoshop", .object([("resolution", Self.object(iptc.photoshopResolution))])))
+                }
+            }
+            if options.xmp, metadata.xmp != nil {
+                let groups = metadata.xmpProperties()
+                if !groups.isEmpty {
+                    fields.append(
+                        ("xmp", .object(groups.sorted { $0.key < $1.key }.map { ($0.key, Self.object($0.value)) })))
+                }
             }
             if options.colorspace || options.bands || options.sampleFormat {
                 let layout = StoredLayout(of: data, info: info)
@@ -46,11 +66,74 @@
                 }
             }
             if let crop = options.crop, let image { fields.append(("crop", Self.relativeCrop(crop, of: image.bitmap))) }
+            if let image { fields += try Self.analyses(of: image, options: options) }
             if !options.hashsums.isEmpty {
                 fields.append(
                     ("hashsums", .object(options.hashsums.map { ($0.rawValue, .string(Self.hashsum($0, of: data))) })))
             }
             return .object(fields)
+        }
+
+        /// The colour and hash fields, from the decoded page.
+        static func analyses(of image: Image, options: InfoOptions) throws(ServiceError) -> [(String, InfoJSON)] {
+            var fields: [(String, InfoJSON)] = []
+            do {
+                if options.paletteColors > 0 {
+                    let colors = try image.palette(maximumColors: options.paletteColors)
+                    fields.append(("palette", .array(colors.map { color($0, alpha: true) })))
+                }
+                if options.average {
+                    let average = image.averageColor(ignoringTransparent: options.averageIgnoresTransparent)
+                    fields.append(("average", color(average, alpha: true)))
+                }
+                if options.dominantColors {
+                    let found = image.dominantColors(buildsMissing: options.buildsMissingColors)
+                    let swatches: [(String, RGBA8?)] = [
+                        ("dark_muted", found.darkMuted), ("dark_vibrant", found.darkVibrant),
+                        ("light_muted", found.lightMuted), ("light_vibrant", found.lightVibrant),
+                        ("muted", found.muted), ("vibrant", found.vibrant),
+                    ]
+                    fields.append(
+                        (
+                            "dominant_colors",
+                            .object(
+                                swatches.compactMap { name, swatch in swatch.map { (name, color($0, alpha: false)) } })
+                        ))
+                }
+                if let components = options.blurHash {
+                    fields.append(("blurhash", .string(try image.blurHash(components: components))))
+                }
+                if options.thumbHash { fields.append(("thumb_hash", .string(image.thumbHashHexString()))) }
+                if options.perceptualHash {
+                    fields.append(("perceptual_hash", .string(image.perceptualHash().hexString)))
+                }
+            } catch {
+                throw ServiceErrorMapping.map(error)
+            }
+            return fields
+        }
+
+        /// A metadata dictionary as a JSON object, keys sorted.
+        static func object(_ values: [String: MetadataValue]) -> InfoJSON {
+            .object(values.sorted { $0.key < $1.key }.map { ($0.key, json($0.value)) })
+        }
+
+        static func json(_ value: MetadataValue) -> InfoJSON {
+            switch value {
+            case .text(let text): .string(text)
+            case .integer(let number): .integer(number)
+            case .number(let number): .number(number)
+            case .list(let items): .array(items.map(json))
+            }
+        }
+
+        /// `{"R":…,"G":…,"B":…}`, with `"A"` when asked.
+        static func color(_ color: RGBA8, alpha: Bool) -> InfoJSON {
+            var channels: [(String, InfoJSON)] = [
+                ("R", .integer(Int(color.r))), ("G", .integer(Int(color.g))), ("B", .integer(Int(color.b))),
+            ]
+            if alpha { channels.append(("A", .integer(Int(color.a)))) }
+            return .object(channels)
         }
 
         /// Whether any pixel is not fully opaque.

@@ -63,7 +63,7 @@
                     options: options, maxPixels: maxPixels, maxAnimationBytes: maxAnimationBytes)
             }
             let text: String
-            if options.needsPixels || !options.hashsums.isEmpty || options.expectedHashsum != nil {
+            if InfoReport.decodes(fetched.data, options: options) {
                 let info = try? ImageCodersManager.shared.imageInfo(for: fetched.data)
                 let pixels = info.map { PixelSize(width: $0.width, height: $0.height).pixelCount } ?? 0
                 text = try await onProcessingThreads(sourcePixels: pixels, make)
