@@ -39,7 +39,8 @@ struct InfoMetadataTests {
     @Test func canonicalNamesAreEXIFsOwn() async throws {
         let json = try await Self.info("exif:1:1/iptc:0/xmp:0", "metadata/camera.jpg")
         let exif = try #require(json["exif"] as? [String: Any])
-        #expect(exif["DateTimeOriginal"] as? String == "2016:09:11 18:44:50" && exif["Model"] as? String == "NIKON D810")
+        #expect(
+            exif["DateTimeOriginal"] as? String == "2016:09:11 18:44:50" && exif["Model"] as? String == "NIKON D810")
         #expect(exif["Date and Time (Original)"] == nil && json["iptc"] == nil && json["xmp"] == nil)
     }
 
