@@ -49,6 +49,19 @@
                     caption: "round corners and tint (ours)", options: "rs:fill:240:240/wirc:48/witn:3366cc66",
                     source: scene,
                     format: "png"),
+                // imgproxy Pro's options, free here.
+                Example(
+                    caption: "duotone (Pro in imgproxy)", options: "rs:fit:400:300/dt:1:1d3557:f4a261", source: scene),
+                Example(
+                    caption: "brightness, contrast, saturation (Pro in imgproxy)",
+                    options: "rs:fit:400:300/a:10:1.2:1.8",
+                    source: scene),
+                Example(
+                    caption: "crop to 1:1, gravity east (Pro in imgproxy)", options: "car:1/g:ea/rs:fit:300:300",
+                    source: scene),
+                Example(
+                    caption: "chained pipelines: fill, then blur toward the bottom (Pro in imgproxy)",
+                    options: "rs:fill:300:300/-/pbl:10:down:0.4:1", source: scene),
             ]
         }
 
@@ -65,15 +78,31 @@
             return signer.signedPath("/" + example.options + "/" + source)
         }
 
-        /// The whole page.
-        static func page(origin: String, signer: URLSigner) -> String {
-            let figures = examples(origin: origin).map { example in
-                let path = escaped(path(example, signer: signer))
+        /// The figures that pair a BlurHash placeholder with its image: the sources on `origin`.
+        static func placeholderFigures(origin: String, signer: URLSigner) -> [String] {
+            [origin + ServeDemoImages.scenePath, origin + ServeDemoImages.badgePath].map { source in
+                let image = escaped(
+                    path(Example(caption: "", options: "rs:fit:300:300", source: source), signer: signer))
+                let info = escaped(ServeDemoPlaceholders.infoPath(of: source, signer: signer))
                 return """
-                      <figure><img src="\(path)" alt="\(escaped(example.caption))">
-                        <figcaption><b>\(escaped(example.caption))</b><code>\(path)</code></figcaption></figure>
+                      <figure><div class="pair"><canvas width="32" height="24" data-info="\(info)"></canvas>
+                        <img src="\(image)" alt="the image behind the placeholder"></div>
+                        <figcaption><b>BlurHash placeholder, drawn by this page from /info (Pro in imgproxy)</b>\
+                    <code>\(info)</code></figcaption></figure>
                     """
             }
+        }
+
+        /// The whole page.
+        static func page(origin: String, signer: URLSigner) -> String {
+            let figures =
+                examples(origin: origin).map { example in
+                    let path = escaped(path(example, signer: signer))
+                    return """
+                          <figure><img src="\(path)" alt="\(escaped(example.caption))">
+                            <figcaption><b>\(escaped(example.caption))</b><code>\(path)</code></figcaption></figure>
+                        """
+                } + placeholderFigures(origin: origin, signer: signer)
             return """
                 <!doctype html>
                 <html lang="en"><head><meta charset="utf-8"><title>webimage serve: demo</title>
@@ -83,6 +112,9 @@
                   figure { margin: 0; padding: 12px; background: #fff; border-radius: 8px; }
                   img { display: block; max-width: 100%; margin: 0 auto 8px;
                     background: repeating-conic-gradient(#ddd 0 25%, #fff 0 50%) 0 0 / 16px 16px; }
+                  .pair { display: flex; gap: 8px; align-items: center; }
+                  .pair > * { width: calc(50% - 4px); }
+                  canvas { border-radius: 4px; }
                   code { display: block; font-size: 11px; word-break: break-all; color: #555; margin-top: 4px; }
                 </style></head>
                 <body>
@@ -94,10 +126,24 @@
                 \(figures.joined(separator: "\n"))
                 </main>
                 <script>
-                  addEventListener("load", () => {
+                \(ServeDemoPlaceholders.decoderScript)
+                  // Each placeholder: fetch the source's /info, then draw its blurhash.
+                  const canvases = [...document.querySelectorAll("canvas[data-info]")];
+                  const drawn = canvases.map((canvas) =>
+                    fetch(canvas.dataset.info).then((response) => response.json())
+                      .then((info) => {
+                        canvas.style.aspectRatio = `${info.width} / ${info.height}`;
+                        drawBlurHash(info.blurhash, canvas);
+                        return true;
+                      })
+                      .catch(() => false));
+                  const loadedPage = new Promise((resolve) => addEventListener("load", resolve));
+                  Promise.all([loadedPage, ...drawn]).then(([, ...placeholders]) => {
                     const images = [...document.querySelectorAll("main img")];
                     const loaded = images.filter((image) => image.complete && image.naturalWidth > 0).length;
-                    document.getElementById("status").textContent = `${loaded} of ${images.length} images loaded`;
+                    const painted = placeholders.filter(Boolean).length;
+                    document.getElementById("status").textContent =
+                      `${loaded} of ${images.length} images loaded, ${painted} of ${canvases.length} placeholders drawn`;
                   });
                 </script>
                 </body></html>

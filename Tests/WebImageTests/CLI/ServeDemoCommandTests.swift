@@ -40,20 +40,26 @@ struct ServeDemoCommandTests {
         // The page counts the images that loaded once the browser's load event has fired.
         let dom = try await Self.chromium(["--dump-dom"], page)
         let status = try #require(
-            dom.firstMatch(of: /(\d+) of (\d+) images loaded/), "no status in: \(dom.prefix(400))")
+            dom.firstMatch(of: /(\d+) of (\d+) images loaded, (\d+) of (\d+) placeholders drawn/),
+            "no status in: \(dom.prefix(400))")
         let loaded = Int(status.1)!
         let total = Int(status.2)!
-        #expect(total >= 15)
+        #expect(total >= 20)
         #expect(loaded == total)
         #expect(dom.components(separatedBy: "<img ").count - 1 == total)
+        // Each BlurHash placeholder was fetched from /info and drawn by the page's own decoder.
+        let drawn = Int(status.3)!
+        let placeholders = Int(status.4)!
+        #expect(placeholders == 2)
+        #expect(drawn == placeholders)
 
         try FileManager.default.createDirectory(at: Self.artifactDirectory, withIntermediateDirectories: true)
         let screenshot = Self.artifactDirectory.appendingPathComponent("serve-demo-gallery.png")
         try? FileManager.default.removeItem(at: screenshot)
         _ = try await Self.chromium(
-            ["--hide-scrollbars", "--window-size=1280,2200", "--screenshot=\(screenshot.path)"], page)
+            ["--hide-scrollbars", "--window-size=1280,3600", "--screenshot=\(screenshot.path)"], page)
         let image = try ImageCodersManager.shared.decode(Data(contentsOf: screenshot), options: ImageDecodeOptions())
-        #expect(image.width == 1280 && image.height == 2200)
+        #expect(image.width == 1280 && image.height == 3600)
 
         server.send(SIGTERM)
         #expect(await onOwnThread { server.waitForExit() } == .exited(0))
