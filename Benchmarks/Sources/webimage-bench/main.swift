@@ -17,7 +17,7 @@ import WebImage
 
 /// Every case, in table order. A new group of cases adds its array here.
 let allCases: [BenchCase] =
-    codecCases + encodeCases + cacheCases + transformCases + downloadCases + managerCases + serviceCases
+    codecCases + encodeCases + cacheCases + transformCases + downloadCases + managerCases + serviceCases + proCases
 
 struct Arguments {
     var list = false
