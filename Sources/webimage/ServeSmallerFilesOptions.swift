@@ -9,7 +9,8 @@
     struct ServeSmallerFilesOptions: ParsableArguments {
         @Option(
             help: ArgumentHelp(
-                "How lossy results' quality is chosen: none, size or dssim (default none).", valueName: "METHOD"))
+                "How lossy results' quality is chosen: none, size or dssim (ml is read as dssim; default none).",
+                valueName: "METHOD"))
         var autoqualityMethod: String?
 
         @Option(

@@ -4,17 +4,19 @@
 
     extension ServeOptions {
         /// `--autoquality-*` (imgproxy's `IMGPROXY_AUTOQUALITY_*`) and `--best-format-*`
-        /// (`IMGPROXY_BEST_FORMAT_*`). The `ml` method and its model paths are refused or ignored:
-        /// the service has no neural network models.
+        /// (`IMGPROXY_BEST_FORMAT_*`). The service has no neural network models: the `ml` method is
+        /// read as `dssim` (what imgproxy does for a format without a model), with a notice.
         mutating func readSmallerFiles(_ settings: ServeSettings) throws(ServeSettingError) {
             var autoquality = configuration.autoquality
             if let value = try settings.value("autoquality-method") {
-                guard let method = Autoquality.Method(rawValue: value.text.lowercased()), method != .ml else {
-                    throw ServeSettingError(
-                        "\(value.source) must be none, size or dssim (ml needs neural network models, which webimage does not have), got \(value.text)"
-                    )
+                guard let method = Autoquality.Method(rawValue: value.text.lowercased()) else {
+                    throw ServeSettingError("\(value.source) must be none, size, dssim or ml, got \(value.text)")
                 }
-                autoquality.method = method
+                // imgproxy itself falls back to dssim for a format it has no model for; here there are none.
+                if method == .ml {
+                    notices.append("\(value.source)=ml is read as dssim (webimage has no neural network models)")
+                }
+                autoquality.method = method == .ml ? .dssim : method
             }
             if let target = try settings.seconds(
                 "autoquality-target", in: 0...Double.greatestFiniteMagnitude, "a number, 0 or more")

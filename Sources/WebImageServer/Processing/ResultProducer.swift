@@ -254,7 +254,7 @@
                 options.sharpen == 0, options.background == nil,
                 options.cornerRadius == 0, options.tint == nil, options.quality == nil, options.maxBytes == nil,
                 options.formatQualities[format] == nil, !options.usesColourOrDetailOptions,
-                options.bestFormats.isEmpty, autoquality.method == .none
+                options.bestFormats.isEmpty, autoquality.method == .none || !Autoquality.lossyFormats.contains(format)
             else { return false }
             if options.stripColorProfile, let profile = MetadataProbe.iccProfile(in: data),
                 !ColorManagement.isSRGB(profile)

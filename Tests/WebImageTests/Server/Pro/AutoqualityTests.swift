@@ -228,8 +228,20 @@ struct AutoqualityTests {
         #expect(flags.configuration.autoquality.method == .size)
     }
 
+    @Test func theMLMethodInTheEnvironmentIsReadAsDSSIMWithANotice() throws {
+        let options = try ServeOptions(
+            ServeSettings(flags: [:], environment: ["IMGPROXY_AUTOQUALITY_METHOD": "ml"]))
+        #expect(options.configuration.autoquality.method == .dssim)
+        #expect(options.notices.contains { $0.contains("IMGPROXY_AUTOQUALITY_METHOD=ml is read as dssim") })
+        let model = try ServeOptions(
+            ServeSettings(flags: [:], environment: ["IMGPROXY_AUTOQUALITY_JPEG_NET": "/networks/jpeg.onnx"]))
+        #expect(
+            model.notices.contains { $0.contains("IMGPROXY_AUTOQUALITY_JPEG_NET is ignored (no neural network models") }
+        )
+    }
+
     @Test(arguments: [
-        ["IMGPROXY_AUTOQUALITY_METHOD": "ml"], ["IMGPROXY_AUTOQUALITY_METHOD": "best"],
+        ["IMGPROXY_AUTOQUALITY_METHOD": "best"],
         ["IMGPROXY_AUTOQUALITY_MIN": "90", "IMGPROXY_AUTOQUALITY_MAX": "80"],
         ["IMGPROXY_AUTOQUALITY_ALLOWED_ERROR": "2"], ["IMGPROXY_AUTOQUALITY_FORMAT_MIN": "avif"],
     ])
