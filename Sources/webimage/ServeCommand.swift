@@ -300,6 +300,8 @@
 
         @OptionGroup var s3: ServeS3Options
 
+        @OptionGroup var smallerFiles: ServeSmallerFilesOptions
+
         /// The flags given, by name, as ``ServeSettings`` reads them.
         private var flagValues: [String: String] {
             let options: [String: String?] = [
@@ -328,7 +330,7 @@
                 "cache-control-passthrough": cacheControlPassthrough,
             ]
             return options.compactMapValues { $0 }.merging(switches.filter(\.value).mapValues { _ in "true" }) { $1 }
-                .merging(s3.flagValues) { $1 }
+                .merging(s3.flagValues) { $1 }.merging(smallerFiles.flagValues) { $1 }
         }
 
         func run() async throws {

@@ -108,6 +108,14 @@
                 reasons["IMGPROXY_" + name] = .notYet
             }
             let notApplicable: [(String, String)] = [
+                ("AUTOQUALITY_JPEG_NET", "no neural network models; use the dssim method"),
+                ("AUTOQUALITY_WEBP_NET", "no neural network models; use the dssim method"),
+                ("AUTOQUALITY_AVIF_NET", "no neural network models; use the dssim method"),
+                ("AUTOQUALITY_JXL_NET", "no neural network models; use the dssim method"),
+                ("AUTOQUALITY_ML_INFERENCE_NUM_STREAMS", "no neural network models"),
+                ("AUTOQUALITY_ML_INFERENCE_NUM_THREADS", "no neural network models"),
+                ("AUTOQUALITY_ML_EXECUTION_MODE", "no neural network models"),
+                ("AUTOQUALITY_ML_CPU_PINNING", "no neural network models"),
                 ("PROMETHEUS_BIND", "metrics are served at /metrics on the service's own port"),
                 ("OPEN_TELEMETRY_ENABLE_LOGS", "logs go to standard error"),
                 ("OPEN_TELEMETRY_LOGGER_NAME", "logs go to standard error"),
@@ -137,8 +145,7 @@
             [
                 "WATERMARKS_", "WATERMARK_PREPROCESS", "FALLBACK_IMAGE_PREPROCESS_URL", "FALLBACK_IMAGES_", "COOKIE_",
                 "JPEG_", "PNG_", "WEBP_", "AVIF_",
-                "JXL_", "AUTOQUALITY_",
-                "BEST_FORMAT_", "VIDEO_THUMBNAIL", "SMART_CROP_", "UNSHARP_MASKING_", "ML_", "OBJECT_DETECTION_",
+                "JXL_", "VIDEO_THUMBNAIL", "SMART_CROP_", "UNSHARP_MASKING_", "ML_", "OBJECT_DETECTION_",
                 "CLASSIFICATION_", "S3_", "GCS_", "ABS_", "SWIFT_", "CACHE_",
             ].map { ("IMGPROXY_" + $0, Reason.notYet) }
             + [

@@ -115,6 +115,7 @@
                 }
             }
             try readFormatChoice(settings)
+            try readSmallerFiles(settings)
             configuration.readsClientHints = try settings.bool("client-hints") ?? false
             configuration.passesSourceCacheControl = try settings.bool("cache-control-passthrough") ?? false
             try readFallbackImage(settings)
@@ -322,7 +323,7 @@
         }
 
         /// `jpeg=70,webp=60,...`: a quality within 1...100 per output format.
-        private static func formatQualities(_ value: SettingValue) throws(ServeSettingError) -> [(ImageFormat, Int)] {
+        static func formatQualities(_ value: SettingValue) throws(ServeSettingError) -> [(ImageFormat, Int)] {
             var qualities: [(ImageFormat, Int)] = []
             for item in value.text.split(separator: ",") {
                 let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }

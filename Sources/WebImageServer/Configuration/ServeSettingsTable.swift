@@ -97,6 +97,23 @@
             ServeSetting("enforce-avif", imgproxy: .same("IMGPROXY_ENFORCE_AVIF")),
             ServeSetting("enforce-jxl", imgproxy: .same("IMGPROXY_ENFORCE_JXL")),
             ServeSetting("preferred-formats", imgproxy: .same("IMGPROXY_PREFERRED_FORMATS")),
+            ServeSetting("autoquality-method", imgproxy: .same("IMGPROXY_AUTOQUALITY_METHOD")),
+            ServeSetting("autoquality-target", imgproxy: .same("IMGPROXY_AUTOQUALITY_TARGET")),
+            ServeSetting("autoquality-min", imgproxy: .same("IMGPROXY_AUTOQUALITY_MIN")),
+            ServeSetting("autoquality-max", imgproxy: .same("IMGPROXY_AUTOQUALITY_MAX")),
+            ServeSetting("autoquality-format-min", imgproxy: .same("IMGPROXY_AUTOQUALITY_FORMAT_MIN")),
+            ServeSetting("autoquality-format-max", imgproxy: .same("IMGPROXY_AUTOQUALITY_FORMAT_MAX")),
+            ServeSetting("autoquality-allowed-error", imgproxy: .same("IMGPROXY_AUTOQUALITY_ALLOWED_ERROR")),
+            ServeSetting(
+                "autoquality-max-result-pixels",
+                imgproxy: .megapixels("IMGPROXY_AUTOQUALITY_MAX_RESOLUTION", allowsZero: true)),
+            ServeSetting(
+                "best-format-complexity-threshold", imgproxy: .same("IMGPROXY_BEST_FORMAT_COMPLEXITY_THRESHOLD")),
+            ServeSetting(
+                "best-format-max-result-pixels",
+                imgproxy: .megapixels("IMGPROXY_BEST_FORMAT_MAX_RESOLUTION", allowsZero: true)),
+            ServeSetting("best-format-by-default", imgproxy: .same("IMGPROXY_BEST_FORMAT_BY_DEFAULT")),
+            ServeSetting("best-format-allow-skips", imgproxy: .same("IMGPROXY_BEST_FORMAT_ALLOW_SKIPS")),
             ServeSetting("client-hints", imgproxy: .same("IMGPROXY_ENABLE_CLIENT_HINTS")),
             ServeSetting("cache-control-passthrough", imgproxy: .same("IMGPROXY_CACHE_CONTROL_PASSTHROUGH")),
             ServeSetting("fallback-image-path", imgproxy: .same("IMGPROXY_FALLBACK_IMAGE_PATH")),

@@ -75,6 +75,7 @@
             if !keepCopyright { add("kcr", 0) }
             if enforceThumbnail { add("eth", 1) }
             if let maxBytes { add("mb", maxBytes) }
+            if let autoquality, !autoquality.isEmpty { parts.append(autoquality.canonical) }
             if let cacheBuster { add("cb", cacheBuster) }
             parts += colourAndDetailCanonicalParts
             if cornerRadius != 0 { add("wirc", cornerRadius) }

@@ -120,7 +120,8 @@
                         ),
                         (["raw"], { o, a throws(ServiceError) in o.raw = try a.single(a.boolean) }),
                         (["watermark", "wm"], { o, a throws(ServiceError) in o.watermark = try a.watermark() }),
-                        (["format", "f", "ext"], { o, a throws(ServiceError) in o.format = try a.single(a.format) }),
+                        (["format", "f", "ext"], { o, a throws(ServiceError) in try o.applyFormat(a) }),
+                        (["autoquality", "aq"], { o, a throws(ServiceError) in o.autoquality = try a.autoquality() }),
                         (["background", "bg"], { o, a throws(ServiceError) in o.background = try a.background() }),
                         (
                             ["blur", "bl"],

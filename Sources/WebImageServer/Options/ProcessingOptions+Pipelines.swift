@@ -12,6 +12,9 @@
             formatQualities = other.formatQualities
             maxBytes = other.maxBytes
             format = other.format
+            bestFormat = other.bestFormat
+            bestFormats = other.bestFormats
+            autoquality = other.autoquality
             skipProcessingFormats = other.skipProcessingFormats
             raw = other.raw
             autoRotate = other.autoRotate

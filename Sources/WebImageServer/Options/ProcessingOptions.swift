@@ -169,6 +169,13 @@
         public var raw = false
         /// The output format; nil: negotiated from `Accept`, else the source's.
         public var format: ImageFormat?
+        /// `format:best` (or the `.best` extension): the smallest of several formats (``BestFormat``).
+        public var bestFormat = false
+        /// The formats `best` tries for this request, which the service sets from its settings and
+        /// `Accept` (``OutputFormats/bestCandidates(accept:configuration:)``); empty: not `best`.
+        public var bestFormats: [ImageFormat] = []
+        /// The URL's `autoquality`/`aq` arguments (nil: the service's ``Autoquality``).
+        public var autoquality: AutoqualityArguments?
         /// Flatten transparency onto this colour (nil: keep alpha where the format has it; JPEG
         /// composites onto white).
         public var background: RGBA8?

@@ -66,7 +66,8 @@
                         : PixelSize(width: info.width, height: info.height))
                 try checkLimits(data, info: info, shown: shown)
                 if options.skipProcessingFormats.contains(info.format),
-                    options.format == nil || options.format == info.format
+                    options.format == nil || options.format == info.format,
+                    options.bestFormats.isEmpty || configuration.bestFormat.allowsSkips
                 {
                     return .passThrough(
                         ProcessedResult(data: data, contentType: info.format.mimeType ?? "application/octet-stream"))
@@ -161,13 +162,8 @@
                     }
                     return result
                 }
-                let format =
-                    prepared.requested
-                    ?? OutputFormats.fallback(
-                        source: prepared.info.format, hasAlpha: processed.hasAlpha,
-                        animated: processed.animation != nil, preferred: configuration.preferredFormats)
-                let bytes = try tracing.span("encode", parent: traceParent) { () throws(WebImageError) in
-                    try coders.encode(processed, as: format, options: encodeOptions(format))
+                let (bytes, format) = try tracing.span("encode", parent: traceParent) { () throws(WebImageError) in
+                    try encoded(processed, prepared: prepared)
                 }
                 return ProcessedResult(data: bytes, contentType: format.mimeType ?? "application/octet-stream")
             } catch {
@@ -257,7 +253,8 @@
                 options.pixelate <= 1, options.blur == 0,
                 options.sharpen == 0, options.background == nil,
                 options.cornerRadius == 0, options.tint == nil, options.quality == nil, options.maxBytes == nil,
-                options.formatQualities[format] == nil, !options.usesColourOrDetailOptions
+                options.formatQualities[format] == nil, !options.usesColourOrDetailOptions,
+                options.bestFormats.isEmpty, autoquality.method == .none || !Autoquality.lossyFormats.contains(format)
             else { return false }
             if options.stripColorProfile, let profile = MetadataProbe.iccProfile(in: data),
                 !ColorManagement.isSRGB(profile)
@@ -287,16 +284,6 @@
                 decode.thumbnailPixelSize = size
             }
             return decode
-        }
-
-        private func encodeOptions(_ format: ImageFormat) -> ImageEncodeOptions {
-            var encode = ImageEncodeOptions()
-            let quality = options.quality ?? options.formatQualities[format] ?? configuration.quality(for: format)
-            encode.compressionQuality = Double(quality) / 100
-            encode.keptMetadata = options.stripMetadata && !options.keepCopyright ? [.iccProfile] : .all
-            encode.maxFileSize = options.maxBytes
-            encode.backgroundColor = options.background ?? .white
-            return encode
         }
     }
 #endif

@@ -185,16 +185,21 @@
             if options.maxResultDimension == nil { options.maxResultDimension = configuration.maxResultDimension }
             options.skipProcessingFormats.formUnion(configuration.skipProcessingFormats)
             if let ext = path.formatExtension, !ext.isEmpty {
-                options.format = try OptionArguments(name: "extension", values: [ext]).format(ext)
+                try options.applyFormat(OptionArguments(name: "extension", values: [ext]))
             }
             if let expires = options.expires, expires > 0, expires < Int(clamping: Date().timeIntervalSince1970) {
                 throw .notFound("the URL expired")
             }
             let source = try SourcePolicy(configuration: configuration).url(for: path.source)
-            let (chosen, consultsAccept) = OutputFormats.negotiate(
+            var (chosen, consultsAccept) = OutputFormats.negotiate(
                 requested: options.format, accept: request.accept,
                 automatic: configuration.automaticFormat ? configuration.automaticFormats : [],
                 enforced: configuration.enforcedFormats)
+            if options.usesBestFormat(configuration) {
+                (options.bestFormats, consultsAccept) = OutputFormats.bestCandidates(
+                    accept: request.accept, configuration: configuration)
+                chosen = nil
+            }
             var policy = ResponsePolicy(
                 timeToLive: configuration.timeToLive, passesSourceCaching: configuration.passesSourceCacheControl)
             if consultsAccept { policy.vary.append("Accept") }
@@ -273,7 +278,7 @@
             error: ServiceError
         ) async throws(ServiceError) -> ServiceResponse {
             guard let image = configuration.fallbackImage else { throw error }
-            let key = "fallback:\(options.canonicalString)|\(format?.name ?? "source")"
+            let key = "fallback:\(options.canonicalString)|\(OutputFormats.keyName(format, options: options))"
             let result: ProcessedResult
             do {
                 if let kept = memory.result(forKey: key) {

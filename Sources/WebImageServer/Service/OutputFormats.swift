@@ -54,9 +54,9 @@
         }
 
         /// The formats the service writes with an alpha channel.
-        private static let holdsAlpha: Set<ImageFormat> = [.png, .gif, .webp, .avif, .jpegXL, .tiff, .heic]
+        static let holdsAlpha: Set<ImageFormat> = [.png, .gif, .webp, .avif, .jpegXL, .tiff, .heic]
         /// The formats the service writes as animations (PNG as APNG).
-        private static let holdsAnimation: Set<ImageFormat> = [.gif, .webp, .avif, .png, .jpegXL]
+        static let holdsAnimation: Set<ImageFormat> = [.gif, .webp, .avif, .png, .jpegXL]
 
         /// The default of ``ServiceConfiguration/preferredFormats``: imgproxy's JPEG, PNG and GIF,
         /// and WebP and AVIF, which every current browser shows, so that those sources stay as they are.

@@ -105,7 +105,7 @@
     /// chosen), and the source.
     enum ResultKey {
         static func make(options: ProcessingOptions, format: ImageFormat?, source: URL) -> String {
-            "result:\(options.canonicalString)|\(format?.name ?? "source")|\(source.absoluteString)"
+            "result:\(options.canonicalString)|\(OutputFormats.keyName(format, options: options))|\(source.absoluteString)"
         }
     }
 #endif

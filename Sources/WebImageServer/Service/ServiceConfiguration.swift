@@ -85,6 +85,10 @@
         /// any other gets the first of them that holds its alpha and animation (imgproxy's
         /// `IMGPROXY_PREFERRED_FORMATS`; here JPEG, PNG, GIF, WebP and AVIF by default).
         public var preferredFormats: [ImageFormat] = OutputFormats.defaultPreferred
+        /// Quality chosen per image by size or DSSIM (imgproxy's `IMGPROXY_AUTOQUALITY_*`); off by default.
+        public var autoquality = Autoquality()
+        /// How `best` chooses (imgproxy's `IMGPROXY_BEST_FORMAT_*`).
+        public var bestFormat = BestFormatSettings()
         /// Read the Client Hints `Sec-CH-DPR`/`DPR` and `Sec-CH-Width`/`Width` as the defaults of
         /// `dpr` and `width` (imgproxy's `IMGPROXY_ENABLE_CLIENT_HINTS`); off by default.
         public var readsClientHints = false
