@@ -60,6 +60,12 @@
                     caption: "crop to 1:1, gravity east (Pro in imgproxy)", options: "car:1/g:ea/rs:fit:300:300",
                     source: scene),
                 Example(
+                    caption: "best format: the smallest candidate the browser takes (Pro in imgproxy)",
+                    options: "rs:fit:400:300", source: scene, format: "best"),
+                Example(
+                    caption: "autoquality: the lowest JPEG quality within DSSIM 0.02 (Pro in imgproxy)",
+                    options: "rs:fit:400:300/aq:dssim:0.02:10:95", source: scene, format: "jpg"),
+                Example(
                     caption: "chained pipelines: fill, then blur toward the bottom (Pro in imgproxy)",
                     options: "rs:fill:300:300/-/pbl:10:down:0.4:1", source: scene),
             ]
