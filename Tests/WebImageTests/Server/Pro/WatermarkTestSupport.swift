@@ -20,6 +20,14 @@ enum ProWatermarkSupport {
         try WatermarkTests.png(ImageBitmap(width: width, height: height, fill: colour))
     }
 
+    /// Registers a 20x20 white source at `/white.png` and a 4x4 red mark at `/red.png`: the
+    /// source's URL and the mark's, encoded as `wmu` takes it.
+    static func whiteSourceAndRedMark(on origin: TestOrigin) throws -> (source: String, mark: String) {
+        origin.register(path: "/white.png", body: try flat(20, 20, white), contentType: "image/png")
+        origin.register(path: "/red.png", body: try flat(4, 4, red), contentType: "image/png")
+        return (origin.url("/white.png").absoluteString, encoded(origin.url("/red.png").absoluteString))
+    }
+
     /// A service fetching from loopback (the test origin), changed by `configure`.
     static func configuration(_ configure: (inout ServiceConfiguration) -> Void = { _ in }) -> ServiceConfiguration {
         var configuration = ServiceConfiguration()

@@ -13,10 +13,7 @@ struct WatermarkURLTests {
 
     @Test func aURLMarkSitsWhereTheGravitySaysInItsOwnColours() async throws {
         try await withOrigin { origin in
-            origin.register(path: "/white.png", body: try Support.flat(20, 20, Support.white), contentType: "image/png")
-            origin.register(path: "/red.png", body: try Support.flat(4, 4, Support.red), contentType: "image/png")
-            let source = origin.url("/white.png").absoluteString
-            let mark = Support.encoded(origin.url("/red.png").absoluteString)
+            let (source, mark) = try Support.whiteSourceAndRedMark(on: origin)
             try await withImageService(Support.configuration()) { service in
                 let corner = try #require(
                     try await Support.image(service, "/_/wm:1:nowe/wmu:\(mark)/plain/\(source)@png"))
@@ -52,10 +49,7 @@ struct WatermarkURLTests {
 
     @Test func aMarkIsFetchedOnceForTwoRequests() async throws {
         try await withOrigin { origin in
-            origin.register(path: "/white.png", body: try Support.flat(20, 20, Support.white), contentType: "image/png")
-            origin.register(path: "/red.png", body: try Support.flat(4, 4, Support.red), contentType: "image/png")
-            let source = origin.url("/white.png").absoluteString
-            let mark = Support.encoded(origin.url("/red.png").absoluteString)
+            let (source, mark) = try Support.whiteSourceAndRedMark(on: origin)
             try await withImageService(Support.configuration()) { service in
                 _ = try await Support.image(service, "/_/w:20/wm:1:nowe/wmu:\(mark)/plain/\(source)@png")
                 _ = try await Support.image(service, "/_/w:10/wm:1:soea/wmu:\(mark)/plain/\(source)@png")
