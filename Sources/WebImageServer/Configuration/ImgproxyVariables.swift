@@ -135,7 +135,7 @@
         /// Families of imgproxy variables, by prefix.
         static let families: [(prefix: String, reason: Reason)] =
             [
-                "WATERMARKS_", "WATERMARK_PREPROCESS", "FALLBACK_IMAGE_PREPROCESS_URL", "FALLBACK_IMAGES_", "COOKIE_",
+                "FALLBACK_IMAGE_PREPROCESS_URL", "FALLBACK_IMAGES_", "COOKIE_",
                 "JPEG_", "PNG_", "WEBP_", "AVIF_",
                 "JXL_", "AUTOQUALITY_",
                 "BEST_FORMAT_", "VIDEO_THUMBNAIL", "SMART_CROP_", "UNSHARP_MASKING_", "ML_", "OBJECT_DETECTION_",
