@@ -106,6 +106,10 @@ let package = Package(
         .systemLibrary(
             name: "CLCMS2", pkgConfig: "lcms2",
             providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]),
+        // FreeType: the service's text watermarks (`watermark_text`); only with the Server trait.
+        .systemLibrary(
+            name: "CFreeType", pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev"]), .brew(["freetype"])]),
         .target(
             name: "CWebImageShims",
             dependencies: ["CJPEG", "CPNG", .target(name: "CTIFF", condition: .when(traits: ["TIFF"]))],
@@ -152,6 +156,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 serverOnly("ServiceLifecycle", "swift-service-lifecycle"),
                 serverOnly("Tracing", "swift-distributed-tracing"),
+                .target(name: "CFreeType", condition: .when(traits: [serverTrait])),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(

@@ -87,6 +87,20 @@
             parsing: .unconditional, help: "The watermark's base opacity, 0...1, which wm:'s multiplies (default 1).")
         var watermarkOpacity: String?
 
+        @Option(
+            help: ArgumentHelp(
+                "The font wmt: draws text in (default Debian's DejaVu Sans, /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf).",
+                valueName: "PATH"))
+        var watermarkFont: String?
+
+        @Option(
+            parsing: .unconditional,
+            help: "How many wmu: and wmt: marks are kept decoded in memory (default 256; 0 keeps none).")
+        var watermarksCacheSize: String?
+
+        @Flag(help: "Rewrite wmu: URLs with --base-url and --url-replacement, as sources are.")
+        var watermarkPreprocessURL = false
+
         @Option(parsing: .unconditional, help: "Redirects a source fetch follows at most, 0...100 (default 10).")
         var maxRedirects: String?
 
@@ -315,6 +329,7 @@
                 "max-result-dimension": maxResultDimension, "secret": secret, "path-prefix": pathPrefix,
                 "base-url": baseURL, "max-redirects": maxRedirects, "watermark-path": watermarkPath,
                 "watermark-data": watermarkData, "watermark-url": watermarkURL, "watermark-opacity": watermarkOpacity,
+                "watermark-font": watermarkFont, "watermarks-cache-size": watermarksCacheSize,
                 "auto-format": autoFormat, "preferred-formats": preferredFormats,
                 "fallback-image-path": fallbackImagePath, "fallback-image-data": fallbackImageData,
                 "fallback-image-url": fallbackImageURL, "fallback-image-status": fallbackImageStatus,
@@ -328,6 +343,7 @@
                 "allow-security-options": allowSecurityOptions, "enforce-webp": enforceWebp,
                 "enforce-avif": enforceAvif, "enforce-jxl": enforceJxl, "client-hints": clientHints,
                 "cache-control-passthrough": cacheControlPassthrough,
+                "watermark-preprocess-url": watermarkPreprocessURL,
             ]
             return options.compactMapValues { $0 }.merging(switches.filter(\.value).mapValues { _ in "true" }) { $1 }
                 .merging(s3.flagValues) { $1 }.merging(smallerFiles.flagValues) { $1 }

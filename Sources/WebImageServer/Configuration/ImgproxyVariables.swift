@@ -143,7 +143,7 @@
         /// Families of imgproxy variables, by prefix.
         static let families: [(prefix: String, reason: Reason)] =
             [
-                "WATERMARKS_", "WATERMARK_PREPROCESS", "FALLBACK_IMAGE_PREPROCESS_URL", "FALLBACK_IMAGES_", "COOKIE_",
+                "FALLBACK_IMAGE_PREPROCESS_URL", "FALLBACK_IMAGES_", "COOKIE_",
                 "JPEG_", "PNG_", "WEBP_", "AVIF_",
                 "JXL_", "VIDEO_THUMBNAIL", "SMART_CROP_", "UNSHARP_MASKING_", "ML_", "OBJECT_DETECTION_",
                 "CLASSIFICATION_", "S3_", "GCS_", "ABS_", "SWIFT_", "CACHE_",

@@ -170,6 +170,17 @@
             if let opacity = try settings.seconds("watermark-opacity", in: 0...1, "a number within 0...1") {
                 configuration.watermarkOpacity = opacity
             }
+            if let font = try settings.value("watermark-font") {
+                guard FileManager.default.isReadableFile(atPath: font.text) else {
+                    throw ServeSettingError("\(font.source) names no readable font file: \(font.text)")
+                }
+                configuration.watermarkFont = font.text
+            }
+            if let size = try settings.integer("watermarks-cache-size", in: 0...1_000_000, "a whole number, 0 or more")
+            {
+                configuration.watermarksCacheSize = size
+            }
+            configuration.watermarkPreprocessesURL = try settings.bool("watermark-preprocess-url") ?? false
         }
 
         /// `--fallback-image-path`, `-data` or `-url`, one of them, its status and its TTL.

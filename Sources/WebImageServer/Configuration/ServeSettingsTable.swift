@@ -71,6 +71,9 @@
             ServeSetting("watermark-data", imgproxy: .same("IMGPROXY_WATERMARK_DATA")),
             ServeSetting("watermark-url", imgproxy: .same("IMGPROXY_WATERMARK_URL")),
             ServeSetting("watermark-opacity", imgproxy: .same("IMGPROXY_WATERMARK_OPACITY")),
+            ServeSetting("watermark-font"),
+            ServeSetting("watermarks-cache-size", imgproxy: .same("IMGPROXY_WATERMARKS_CACHE_SIZE")),
+            ServeSetting("watermark-preprocess-url", imgproxy: .same("IMGPROXY_WATERMARK_PREPROCESS_URL")),
             ServeSetting("allow-loopback-sources", imgproxy: .same("IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES")),
             ServeSetting("allow-private-sources", imgproxy: .same("IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES")),
             ServeSetting(

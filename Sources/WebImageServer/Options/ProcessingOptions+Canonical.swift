@@ -65,6 +65,7 @@
                 }
                 add("wm", watermark.opacity, position, watermark.x, watermark.y, watermark.scale)
             }
+            parts += customWatermarkCanonicalParts
             if let background { add("bg", background.hex) }
             if blur != 0 { add("bl", blur) }
             if sharpen != 0 { add("sh", sharpen) }

@@ -229,7 +229,7 @@
                     ]
                 var parsers:
                     [String: @Sendable (inout ProcessingOptions, OptionArguments) throws(ServiceError) -> Void] = [:]
-                for (names, parser) in table {
+                for (names, parser) in table + customWatermarkParsers {
                     for name in names { parsers[name] = parser }
                 }
                 return parsers

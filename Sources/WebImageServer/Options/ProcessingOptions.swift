@@ -232,6 +232,9 @@
         }
         /// Place the service's watermark (nil or an opacity of 0: none).
         public var watermark: Watermark?
+        /// imgproxy Pro's per-request mark and its shaping (`watermark_url`, `watermark_text`,
+        /// `watermark_size`, `watermark_rotate`, `watermark_shadow`; ProcessingOptions+CustomWatermark.swift).
+        public var customWatermark = CustomWatermark()
         /// Ours: round the corners by this radius in pixels, finite and at least 0 (the library's
         /// round-corner transformer, which clamps it to half the shorter side).
         public var cornerRadius: Double = 0

@@ -13,19 +13,19 @@
         /// The `decode`, `process` and `encode` spans, under `traceParent` (they may run on another thread).
         let tracing: ServiceTracing
         let traceParent: ServiceContext?
-        /// The service's watermark, upright, when the options place one.
-        let watermark: ImageBitmap?
+        /// The mark each pipeline places (by index; nil or missing: none), upright.
+        let watermarks: [ImageBitmap?]
 
         package init(
             configuration: ServiceConfiguration, options: ProcessingOptions,
             tracing: ServiceTracing = ServiceTracing(tracer: nil), traceParent: ServiceContext? = nil,
-            watermark: ImageBitmap? = nil
+            watermarks: [ImageBitmap?] = []
         ) {
             self.configuration = configuration
             self.options = options
             self.tracing = tracing
             self.traceParent = traceParent
-            self.watermark = watermark
+            self.watermarks = watermarks
         }
 
         /// A producer with no tracing, for the fuzzer, which makes results outside a service.
@@ -83,10 +83,18 @@
             }
         }
 
-        /// The watermark step of `pipeline`, when it asks for one and the service has a mark.
-        private func watermarking(_ pipeline: ProcessingOptions) -> Watermarking? {
-            guard let watermark, let placement = pipeline.watermark else { return nil }
-            return Watermarking(mark: watermark, options: placement, baseOpacity: configuration.watermarkOpacity)
+        /// The watermark step of pipeline `index`, when it asks for one and has a mark: the mark
+        /// shaped by the pipeline's `watermark_size`, `watermark_rotate` and `watermark_shadow`.
+        private func watermarking(_ pipeline: ProcessingOptions, index: Int) throws(ServiceError) -> Watermarking? {
+            guard let placement = pipeline.watermark, index < watermarks.count, let mark = watermarks[index] else {
+                return nil
+            }
+            let shaping = WatermarkShaping(
+                options: pipeline.customWatermark, placementScale: placement.scale,
+                pixelLimit: configuration.maxSourcePixels)
+            return Watermarking(
+                mark: shaping.changesMark ? try shaping.shaped(mark) : mark, options: placement,
+                baseOpacity: configuration.watermarkOpacity)
         }
 
         /// The source pixel limit: the URL's `max_src_resolution` (unless 0), else the service's.
@@ -158,7 +166,7 @@
                 let processed = try tracing.span("process", parent: traceParent) { () throws(ServiceError) in
                     var result = image
                     for (index, pipeline) in options.pipelines.enumerated() {
-                        result = try run(pipeline, on: result, planned: index == 0 ? prepared.plan : nil)
+                        result = try run(pipeline, index: index, on: result, planned: index == 0 ? prepared.plan : nil)
                     }
                     return result
                 }
@@ -174,7 +182,7 @@
         /// One pipeline's processing of `image`: trimmed when it asks for it, then every frame
         /// processed by the plan (`planned`, made before decoding for the first pipeline; the later
         /// ones plan for the previous one's result).
-        private func run(_ pipeline: ProcessingOptions, on image: Image, planned: ProcessingPlan?)
+        private func run(_ pipeline: ProcessingOptions, index: Int, on image: Image, planned: ProcessingPlan?)
             throws(ServiceError) -> Image
         {
             var image = image
@@ -187,9 +195,11 @@
                 } else {
                     plan = try ProcessingPlan(source: image.bitmap.size, options: pipeline)
                 }
-                return try ImageProcessor(options: pipeline, plan: plan, watermark: watermarking(pipeline))
-                    .transformedImage(
-                        image, forKey: "", animated: true, maxAnimationByteCount: configuration.maxAnimationBytes)
+                return try ImageProcessor(
+                    options: pipeline, plan: plan, watermark: watermarking(pipeline, index: index)
+                )
+                .transformedImage(
+                    image, forKey: "", animated: true, maxAnimationByteCount: configuration.maxAnimationBytes)
             } catch {
                 throw Self.serviceError(error)
             }
@@ -249,7 +259,7 @@
                 plan.resultSize == plan.rotatedSource, plan.finalSize == plan.resultSize
             else { return false }
             guard options.chained.isEmpty, options.rotate == 0, !options.flipHorizontal, !options.flipVertical,
-                options.trim == nil, watermarking(options) == nil,
+                options.trim == nil, options.watermark == nil || (watermarks.first ?? nil) == nil,
                 options.pixelate <= 1, options.blur == 0,
                 options.sharpen == 0, options.background == nil,
                 options.cornerRadius == 0, options.tint == nil, options.quality == nil, options.maxBytes == nil,

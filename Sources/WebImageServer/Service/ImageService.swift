@@ -341,10 +341,10 @@
                     entry = try await sourceEntry(source)
                 }
                 // The CPU stages run on the processing threads: their spans get their parent here.
-                let mark = options.pipelines.allSatisfy { $0.watermark == nil } ? nil : try await watermarks.mark()
+                let marks = try await watermarks.marks(for: options.pipelines)
                 let producer = ResultProducer(
                     configuration: configuration, options: options, tracing: tracing,
-                    traceParent: tracing.currentContext, watermark: mark)
+                    traceParent: tracing.currentContext, watermarks: marks)
                 var produced = try await madeResult(from: entry.data, by: producer, format: format)
                 produced.source = SourceCaching(entry.metadata)
                 memory.store(produced, forKey: key)

@@ -45,6 +45,14 @@
         /// The watermark's base opacity, 0…1, which `wm`'s opacity multiplies (imgproxy's
         /// `IMGPROXY_WATERMARK_OPACITY`).
         public var watermarkOpacity: Double = 1
+        /// The font `watermark_text` is drawn in (`--watermark-font`; imgproxy has no such setting).
+        public var watermarkFont = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+        /// How many `watermark_url` and `watermark_text` marks are kept decoded (imgproxy's
+        /// `IMGPROXY_WATERMARKS_CACHE_SIZE`); 0 keeps none.
+        public var watermarksCacheSize = 256
+        /// Rewrite `watermark_url` values with the base URL and URL replacements, as sources are
+        /// (imgproxy's `IMGPROXY_WATERMARK_PREPROCESS_URL`).
+        public var watermarkPreprocessesURL = false
         /// Named option lists URLs may refer to with `preset`/`pr`; `default` applies to every request.
         public var presets = ProcessingPresets()
         /// Accept presets alone: the options part of a path is a `:`-separated list of preset names

@@ -12,8 +12,10 @@
         /// non-ASCII, a literal `%`) is percent-encoded again before the URL is parsed.
         private static let keptCharacters = CharacterSet.urlQueryAllowed.union(CharacterSet(charactersIn: "#"))
 
-        func url(for decoded: String) throws(ServiceError) -> URL {
-            let source = configuration.sourceRewriting.rewrite(decoded)
+        /// The URL to fetch for `decoded`; `rewrites: false` skips the rewriting (a `watermark_url`
+        /// unless ``ServiceConfiguration/watermarkPreprocessesURL``).
+        func url(for decoded: String, rewrites: Bool = true) throws(ServiceError) -> URL {
+            let source = rewrites ? configuration.sourceRewriting.rewrite(decoded) : decoded
             let parsed =
                 URL(string: source)
                 ?? source.addingPercentEncoding(withAllowedCharacters: Self.keptCharacters).flatMap(URL.init(string:))
