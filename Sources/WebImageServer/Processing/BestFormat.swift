@@ -7,11 +7,15 @@
     /// The rules, imgproxy's where its docs give them: candidates are the preferred formats, with
     /// AVIF, WebP and JPEG XL only when their `Accept` detection is on and the client names them
     /// (``OutputFormats/bestCandidates(accept:configuration:)``); an animation is written only in
-    /// formats that animate, an image with alpha only in formats with alpha. An image of low
-    /// ``complexity(of:)`` (below ``BestFormatSettings/complexityThreshold``) is written losslessly
-    /// (PNG, lossless WebP, lossless JPEG XL), another in the lossy formats (at their quality, or
-    /// autoquality's); when neither kind is among the candidates, the other kind is used. Above
-    /// ``BestFormatSettings/maxResultPixels`` one format is picked by rule instead of trying them all.
+    /// formats that animate, an image with alpha only in formats with alpha, and a still image
+    /// into GIF only when it has at most 256 colours (GIF would quantise it). An image of low
+    /// ``complexity(of:)`` (below ``BestFormatSettings/complexityThreshold``) may be written
+    /// losslessly (PNG, lossless WebP, lossless JPEG XL): it tries those and the lossy formats, and
+    /// the smallest file wins, so a flat graphic stays exact while a smooth photograph (which also
+    /// scores low) is not sent as a lossless file many times the size of a lossy one. Another image
+    /// tries the lossy formats only (at their quality, or autoquality's); when neither kind is among
+    /// the candidates, the other kind is used. Above ``BestFormatSettings/maxResultPixels`` one
+    /// format is picked by rule instead of trying them all.
     enum BestFormat {
         /// One way of writing the result: a format, and whether it is asked to be lossless (which
         /// makes WebP and JPEG XL lossless; PNG, GIF, TIFF and BMP are written as always).
@@ -30,22 +34,41 @@
         /// formats that hold its alpha and animation, lossless or lossy by `complexity`; one of them
         /// when `pixels` is above the settings' limit. Empty when no candidate can hold the image.
         static func attempts(
-            candidates: [ImageFormat], hasAlpha: Bool, animated: Bool, complexity: Double, pixels: Int,
-            settings: BestFormatSettings
+            candidates: [ImageFormat], hasAlpha: Bool, animated: Bool, fitsPalette: Bool, complexity: Double,
+            pixels: Int, settings: BestFormatSettings
         ) -> [Attempt] {
             let usable = candidates.filter {
                 ImageCodersManager.shared.canEncode(to: $0)
                     && (!hasAlpha || OutputFormats.holdsAlpha.contains($0))
                     && (!animated || OutputFormats.holdsAnimation.contains($0))
+                    && ($0 != .gif || animated || fitsPalette)
             }
             let lossless = usable.filter { losslessOrder.contains($0) }.map { Attempt(format: $0, lossless: true) }
             let lossy = usable.filter { lossyOrder.contains($0) }.map { Attempt(format: $0, lossless: false) }
             let simple = complexity < settings.complexityThreshold
-            let attempts = simple ? (lossless.isEmpty ? lossy : lossless) : (lossy.isEmpty ? lossless : lossy)
+            let attempts = simple ? lossless + lossy : (lossy.isEmpty ? lossless : lossy)
             guard settings.maxResultPixels > 0, pixels > settings.maxResultPixels else { return attempts }
             let order = simple ? losslessOrder + lossyOrder : lossyOrder + losslessOrder
-            let picked = order.lazy.compactMap { format in attempts.first { $0.format == format } }.first
+            let picked = order.lazy.compactMap { format in
+                attempts.first { $0.format == format && $0.lossless == simple }
+                    ?? attempts.first { $0.format == format }
+            }.first
             return picked.map { [$0] } ?? Array(attempts.prefix(1))
+        }
+
+        /// Whether `bitmap` has at most 256 distinct colours (alpha included), so that GIF holds it
+        /// exactly. Stops at the 257th colour, which a photograph reaches within its first pixels.
+        static func fitsPalette(_ bitmap: ImageBitmap) -> Bool {
+            var seen = Set<UInt32>(minimumCapacity: 257)
+            return bitmap.pixels.withUnsafeBufferPointer { rgba in
+                for i in Swift.stride(from: 0, to: rgba.count - 3, by: 4) {
+                    let colour =
+                        UInt32(rgba[i]) << 24 | UInt32(rgba[i + 1]) << 16 | UInt32(rgba[i + 2]) << 8
+                        | UInt32(rgba[i + 3])
+                    if seen.insert(colour).inserted, seen.count > 256 { return false }
+                }
+                return true
+            }
         }
 
         /// How busy an image is: the mean absolute difference of luma (0…255) between each pixel

@@ -27,11 +27,14 @@
             return try ImageCodersManager.shared.encode(image, as: format, options: encode)
         }
 
-        /// The smallest file of ``BestFormat/attempts(candidates:hasAlpha:animated:complexity:pixels:settings:)``;
+        /// The smallest file of
+        /// ``BestFormat/attempts(candidates:hasAlpha:animated:fitsPalette:complexity:pixels:settings:)``;
         /// nil when no candidate holds the image.
         private func bestEncoded(_ image: Image) throws(WebImageError) -> (data: Data, format: ImageFormat)? {
+            let animated = image.animation != nil
             let attempts = BestFormat.attempts(
-                candidates: options.bestFormats, hasAlpha: image.hasAlpha, animated: image.animation != nil,
+                candidates: options.bestFormats, hasAlpha: image.hasAlpha, animated: animated,
+                fitsPalette: !animated && options.bestFormats.contains(.gif) && BestFormat.fitsPalette(image.bitmap),
                 complexity: BestFormat.complexity(of: image.bitmap), pixels: image.bitmap.size.pixelCount,
                 settings: configuration.bestFormat)
             var smallest: (data: Data, format: ImageFormat)?

@@ -67,6 +67,33 @@ struct BestFormatTests {
         }
     }
 
+    @Test func aSmoothPhotoScoringAsSimpleIsNotSentLargerThanItsLossyFilesNorAsGIF() throws {
+        // A smooth gradient of thousands of colours: below the complexity threshold, like a
+        // downscaled photograph of sky, but a lossless file of it is many times a lossy one.
+        var smooth = ImageBitmap(width: 300, height: 200, fill: RGBA8(r: 0, g: 0, b: 0, a: 255))
+        for y in 0..<200 {
+            for x in 0..<300 {
+                smooth[x, y] = RGBA8(
+                    r: UInt8(x * 255 / 299), g: UInt8(y * 255 / 199), b: UInt8((x + y) * 255 / 498), a: 255)
+            }
+        }
+        #expect(BestFormat.complexity(of: smooth) < BestFormatSettings().complexityThreshold)
+        #expect(!BestFormat.fitsPalette(smooth))
+        let source = try HandlingOptionsTests.png(smooth)
+        let result = try Self.produceBest(source, candidates: [.jpeg, .png, .gif, .webp])
+        let format = Self.format(of: result)
+        #expect(format != .gif)
+        for candidate in [ImageFormat.jpeg, .webp] {
+            let alone = try HandlingOptionsTests.produce(source, [], format: candidate)
+            #expect(result.data.count <= alone.data.count, "\(candidate)")
+        }
+    }
+
+    @Test func anImageOfAFewColoursFitsGIFsPaletteAndAPhotoDoesNot() {
+        #expect(BestFormat.fitsPalette(Self.graphic()))
+        #expect(!BestFormat.fitsPalette(AutoqualityTests.photo()))
+    }
+
     @Test func anAnimationStaysAnimated() throws {
         let source = try Data(contentsOf: Fixtures.directory.appendingPathComponent("gif/loop3_delays.gif"))
         let result = try Self.produceBest(source, candidates: [.jpeg, .png, .gif, .webp])
@@ -90,22 +117,33 @@ struct BestFormatTests {
         let settings = BestFormatSettings()
         let all: [ImageFormat] = [.jpeg, .png, .gif, .webp, .avif]
         let still = BestFormat.attempts(
-            candidates: all, hasAlpha: false, animated: false, complexity: 20, pixels: 100, settings: settings)
+            candidates: all, hasAlpha: false, animated: false, fitsPalette: true, complexity: 20, pixels: 100,
+            settings: settings)
         #expect(still.map(\.format) == [.jpeg, .webp, .avif] && still.allSatisfy { !$0.lossless })
+        // A simple image tries the lossless formats first, then the lossy ones: the smallest wins.
         let simple = BestFormat.attempts(
-            candidates: all, hasAlpha: false, animated: false, complexity: 1, pixels: 100, settings: settings)
-        #expect(simple.map(\.format) == [.png, .gif, .webp] && simple.allSatisfy(\.lossless))
+            candidates: all, hasAlpha: false, animated: false, fitsPalette: true, complexity: 1, pixels: 100,
+            settings: settings)
+        #expect(simple.map(\.format) == [.png, .gif, .webp, .jpeg, .webp, .avif])
+        #expect(simple.map(\.lossless) == [true, true, true, false, false, false])
+        // GIF would quantise an image of more than 256 colours: not a candidate for it.
+        let manyColours = BestFormat.attempts(
+            candidates: all, hasAlpha: false, animated: false, fitsPalette: false, complexity: 1, pixels: 100,
+            settings: settings)
+        #expect(!manyColours.contains { $0.format == .gif })
         let alpha = BestFormat.attempts(
-            candidates: all, hasAlpha: true, animated: false, complexity: 20, pixels: 100, settings: settings)
+            candidates: all, hasAlpha: true, animated: false, fitsPalette: true, complexity: 20, pixels: 100,
+            settings: settings)
         #expect(!alpha.contains { $0.format == .jpeg })
         let animated = BestFormat.attempts(
-            candidates: [.jpeg, .png, .gif], hasAlpha: false, animated: true, complexity: 20, pixels: 100,
-            settings: settings)
+            candidates: [.jpeg, .png, .gif], hasAlpha: false, animated: true, fitsPalette: false, complexity: 20,
+            pixels: 100, settings: settings)
         #expect(animated.map(\.format) == [.png, .gif])
         var limited = settings
         limited.maxResultPixels = 50
         let picked = BestFormat.attempts(
-            candidates: all, hasAlpha: false, animated: false, complexity: 20, pixels: 100, settings: limited)
+            candidates: all, hasAlpha: false, animated: false, fitsPalette: true, complexity: 20, pixels: 100,
+            settings: limited)
         #expect(picked == [.init(format: .webp, lossless: false)])
     }
 
