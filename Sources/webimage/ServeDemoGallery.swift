@@ -60,6 +60,16 @@
                     caption: "crop to 1:1, gravity east (Pro in imgproxy)", options: "car:1/g:ea/rs:fit:300:300",
                     source: scene),
                 Example(
+                    caption: "text watermark, south-east, with a shadow (Pro in imgproxy)",
+                    options: "rs:fit:400:300/wm:0.9:soea:12:12/wmt:"
+                        + Data("webimage serve".utf8).base64URLEncodedWithoutPadding() + "/wmsh:2",
+                    source: scene),
+                Example(
+                    caption: "watermark by URL: the badge, 60 px, turned 20° (Pro in imgproxy)",
+                    options: "rs:fit:400:300/wm:0.8:nowe:12:12/wmu:"
+                        + Data(badge.utf8).base64URLEncodedWithoutPadding() + "/wms:60:0/wmr:20",
+                    source: scene),
+                Example(
                     caption: "best format: the smallest candidate the browser takes (Pro in imgproxy)",
                     options: "rs:fit:400:300", source: scene, format: "best"),
                 Example(
