@@ -90,7 +90,9 @@ struct S3TierTests {
                 let took = Duration.nanoseconds(
                     Int64(clamping: lookup.endInstant.nanosecondsSinceEpoch)
                         - Int64(clamping: lookup.startInstant.nanosecondsSinceEpoch))
-                #expect(took < timeout + .seconds(5), "the S3 lookup took \(took)")
+                // The slack is for a loaded 2-core machine (7.6 s was seen beside three builds);
+                // a lookup the timeout did not end would take as long as the fault lasts.
+                #expect(took < timeout + .seconds(10), "the S3 lookup took \(took)")
                 #expect(fixture.origin.requestCount(path: S3Fixture.photo) == 1)
                 #expect(service.metricsText().contains("webimage_s3_lookups_total{outcome=\"\(outcome)\"} 1"))
             }
