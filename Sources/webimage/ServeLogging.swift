@@ -3,7 +3,7 @@
     import Logging
     import OTel
     import WebImage
-    import WebImageServer
+    @_spi(Internals) import WebImageServer
 
     /// How `webimage serve` logs: to standard error, as swift-log's text lines or as one JSON object
     /// per line, each carrying the trace and span ids of the request it is about when tracing.
@@ -46,12 +46,12 @@
             var fields = metadata
             if let provided = metadataProvider?.get() { fields.merge(provided) { _, new in new } }
             if let extra = event.metadata { fields.merge(extra) { _, new in new } }
-            var line = "{\"time\":\(Self.quoted(Self.timestamp()))"
-            line += ",\"level\":\(Self.quoted(event.level.rawValue)),\"logger\":\(Self.quoted(label))"
-            line += ",\"message\":\(Self.quoted(event.message.description))"
+            var line = "{\"time\":\(JSONString.quoted(Self.timestamp()))"
+            line += ",\"level\":\(JSONString.quoted(event.level.rawValue)),\"logger\":\(JSONString.quoted(label))"
+            line += ",\"message\":\(JSONString.quoted(event.message.description))"
             for (key, value) in fields.sorted(by: { $0.key < $1.key })
             where !["time", "level", "logger", "message"].contains(key) {
-                line += ",\(Self.quoted(key)):\(Self.quoted(value.description))"
+                line += ",\(JSONString.quoted(key)):\(JSONString.quoted(value.description))"
             }
             FileHandle.standardError.write(Data((line + "}\n").utf8))
         }
@@ -59,23 +59,6 @@
         /// RFC 3339 with milliseconds, in UTC.
         private static func timestamp() -> String {
             Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(Date())
-        }
-
-        /// `text` as a JSON string literal.
-        static func quoted(_ text: String) -> String {
-            var out = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
-            return out + "\""
         }
     }
 #endif

@@ -23,7 +23,7 @@
 
         private func write(to out: inout String) {
             switch self {
-            case .string(let value): Self.quote(value, to: &out)
+            case .string(let value): JSONString.append(value, to: &out)
             case .integer(let value): out += String(value)
             case .number(let value): out += value.isFinite ? Self.shortest(value) : "0"
             case .bool(let value): out += value ? "true" : "false"
@@ -38,7 +38,7 @@
                 out += "{"
                 for (index, (key, value)) in members.enumerated() {
                     if index > 0 { out += "," }
-                    Self.quote(key, to: &out)
+                    JSONString.append(key, to: &out)
                     out += ":"
                     value.write(to: &out)
                 }
@@ -52,25 +52,6 @@
                 return String(Int(clamping: value, rounding: .towardZero))
             }
             return "\(value)"
-        }
-
-        /// `text` as a JSON string: quotes, backslashes and control characters escaped.
-        private static func quote(_ text: String, to out: inout String) {
-            out += "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case _ where scalar.value < 0x20:
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
-            out += "\""
         }
     }
 #endif
