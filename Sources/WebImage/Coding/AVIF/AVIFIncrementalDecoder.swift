@@ -41,9 +41,7 @@
         private var shownRows = 0
         private var partial: Image?
         private var failure: WebImageError?
-        private var latest = Data()
-        private var isFinal = false
-        private var finalDecode = FinalDecode()
+        private var input = IncrementalInput()
 
         init(options: ImageDecodeOptions) {
             self.options = options
@@ -55,19 +53,13 @@
         }
 
         func update(_ data: Data, isFinal: Bool) {
-            latest = data
-            self.isFinal = isFinal
+            input.update(data, isFinal: isFinal)
             if data.count < source.count { reset() }
             if !isFinal { source.append(from: data) }
         }
 
         func currentImage() throws(WebImageError) -> Image? {
-            if isFinal {
-                let options = options
-                return try finalDecode.image(of: latest) { data throws(WebImageError) in
-                    try AVIFCoder().decode(data, options: options)
-                }
-            }
+            if let final = try input.finalImage(by: AVIFCoder(), options: options) { return final }
             if let failure { throw failure }
             do throws(WebImageError) {
                 return try advance()

@@ -17,33 +17,29 @@ extension GIFCoder: ProgressiveImageCoding {
 /// flagged ``Image/isIncremental``; the final data decodes like ``GIFCoder/decode(_:options:)``.
 final class GIFIncrementalDecoder: IncrementalImageDecoding {
     private let options: ImageDecodeOptions
-    private var data = Data()
-    private var isFinal = false
-    /// The byte count and finality the last result was decoded from, and that result: a caller
-    /// that asks again without new bytes gets it back instead of a second parse and decode.
-    private var lastAttempt: (count: Int, isFinal: Bool)?
-    private var lastResult: Result<Image?, WebImageError> = .success(nil)
+    private var input = IncrementalInput()
+    /// The byte count the last partial result was decoded from, and that result: a caller that
+    /// asks again without new bytes gets it back instead of a second parse and decode.
+    private var lastPartial: (count: Int, result: Result<Image?, WebImageError>)?
 
     init(options: ImageDecodeOptions) {
         self.options = options
     }
 
     func update(_ data: Data, isFinal: Bool) {
-        self.data = data
-        self.isFinal = isFinal
+        input.update(data, isFinal: isFinal)
     }
 
     func currentImage() throws(WebImageError) -> Image? {
-        if let lastAttempt, lastAttempt.count == data.count, lastAttempt.isFinal == isFinal {
-            return try lastResult.get()
-        }
-        lastAttempt = (data.count, isFinal)
-        lastResult = Result { () throws(WebImageError) in try decodeCurrent() }
-        return try lastResult.get()
+        if let final = try input.finalImage(by: GIFCoder(), options: options) { return final }
+        let data = input.data
+        if let lastPartial, lastPartial.count == data.count { return try lastPartial.result.get() }
+        let result = Result { () throws(WebImageError) in try firstFrame(of: data) }
+        lastPartial = (data.count, result)
+        return try result.get()
     }
 
-    private func decodeCurrent() throws(WebImageError) -> Image? {
-        if isFinal { return try GIFCoder().decode(data, options: options) }
+    private func firstFrame(of data: Data) throws(WebImageError) -> Image? {
         guard let container = try GIFContainer.parsePartial(data) else { return nil }
         var firstFrame = options
         firstFrame.firstFrameOnly = true

@@ -7,31 +7,23 @@ import Foundation
 /// and only when another scan completed; a baseline JPEG whenever bytes were added.
 final class JPEGIncrementalDecoder: IncrementalImageDecoding {
     private let options: ImageDecodeOptions
-    private var data = Data()
-    private var isFinal = false
+    private var input = IncrementalInput()
     /// The bytes the last partial decode was attempted on.
     private var attempt: Int?
     /// The last partial image decoded.
     private var image: Image?
-    private var finalDecode = FinalDecode()
 
     init(options: ImageDecodeOptions) {
         self.options = options
     }
 
     func update(_ data: Data, isFinal: Bool) {
-        self.data = data
-        self.isFinal = isFinal
+        input.update(data, isFinal: isFinal)
     }
 
     func currentImage() throws(WebImageError) -> Image? {
-        if isFinal {
-            let options = options
-            return try finalDecode.image(of: data) { data throws(WebImageError) in
-                try JPEGCoder().decode(data, options: options)
-            }
-        }
-        let snapshot = data
+        if let final = try input.finalImage(by: JPEGCoder(), options: options) { return final }
+        let snapshot = input.data
         return try snapshot.withUnsafeBytesTyped { bytes throws(WebImageError) -> Image? in
             let layout = JPEGMarkers.layout(of: bytes, throughScans: true)
             guard layout.hasFirstScanHeader else { return image }

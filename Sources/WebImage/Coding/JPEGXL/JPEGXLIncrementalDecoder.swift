@@ -43,9 +43,7 @@
         private var shownAt = -1
         private var partial: Image?
         private var failure: WebImageError?
-        private var latest = Data()
-        private var isFinal = false
-        private var finalDecode = FinalDecode()
+        private var input = IncrementalInput()
 
         init(options: ImageDecodeOptions) {
             self.options = options
@@ -54,8 +52,7 @@
         deinit { reset() }
 
         func update(_ data: Data, isFinal: Bool) {
-            latest = data
-            self.isFinal = isFinal
+            input.update(data, isFinal: isFinal)
             if data.count < consumed { reset() }
             guard !isFinal, failure == nil, !isFirstFrameComplete, data.count > consumed else { return }
             do throws(WebImageError) {
@@ -66,12 +63,7 @@
         }
 
         func currentImage() throws(WebImageError) -> Image? {
-            if isFinal {
-                let options = options
-                return try finalDecode.image(of: latest) { data throws(WebImageError) in
-                    try JPEGXLCoder().decode(data, options: options)
-                }
-            }
+            if let final = try input.finalImage(by: JPEGXLCoder(), options: options) { return final }
             if let failure { throw failure }
             guard let decoder, pixels != nil, hasProgressed || isFirstFrameComplete else { return nil }
             if shownAt == consumed { return partial }

@@ -22,8 +22,7 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
     private var consumed = 0
     private var status = VP8_STATUS_SUSPENDED
     private var failure: WebImageError?
-    private var latest = Data()
-    private var isFinal = false
+    private var input = IncrementalInput()
     /// The final image, kept so that asking again does not decode or copy again.
     private var finalImage: Image?
 
@@ -41,8 +40,7 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
     }
 
     func update(_ data: Data, isFinal: Bool) {
-        latest = data
-        self.isFinal = isFinal
+        input.update(data, isFinal: isFinal)
         guard failure == nil, !isAnimated, status != VP8_STATUS_OK else { return }
         do throws(WebImageError) {
             if decoder == nil, try !start(with: data) { return }
@@ -64,7 +62,7 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
         if let failure { throw failure }
         if let finalImage { return finalImage }
         let image = try makeCurrentImage()
-        if isFinal { finalImage = image }
+        if input.isFinal { finalImage = image }
         return image
     }
 
@@ -72,7 +70,7 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
         let scale = options.scaleFactor >= 1 ? options.scaleFactor : 1
         if isAnimated || decoder == nil {
             // Too little data for a header (or an animation): only the complete file decodes.
-            return isFinal ? try WebPCoder().decode(latest, options: options) : nil
+            return input.isFinal ? try WebPCoder().decode(input.data, options: options) : nil
         }
         guard let decoder, let pixels else { return nil }
         if status == VP8_STATUS_OK {
@@ -81,12 +79,12 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
             }
             // Metadata chunks may follow the image data: read them once the file is whole.
             let metadata =
-                isFinal ? latest.withUnsafeBytes { WebPMetadata.read(options.readMetadata, in: $0) } : .init()
+                input.isFinal ? input.data.withUnsafeBytes { WebPMetadata.read(options.readMetadata, in: $0) } : .init()
             return Image(
-                bitmap: bitmap, scale: scale, format: .webp, hasAlpha: hasAlpha, isIncremental: !isFinal,
+                bitmap: bitmap, scale: scale, format: .webp, hasAlpha: hasAlpha, isIncremental: !input.isFinal,
                 isThumbnail: isThumbnail, metadata: metadata)
         }
-        if isFinal {
+        if input.isFinal {
             throw .badImageData("the WebP download ended before the image was complete")
         }
         var lastRow: Int32 = 0
@@ -105,7 +103,7 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
     /// Reads the header from the bytes so far; once it is complete, checks the pixel limit and
     /// sets up the decoder. Returns false while the header is incomplete.
     private func start(with data: Data) throws(WebImageError) -> Bool {
-        if isFinal {
+        if input.isFinal {
             // The whole file is here: a header that still cannot be read is an error.
             _ = try data.withUnsafeBytesTyped { bytes throws(WebImageError) in try WebPContainer.features(of: bytes) }
         }
