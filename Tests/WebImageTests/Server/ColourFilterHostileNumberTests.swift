@@ -38,19 +38,8 @@ struct ColourFilterHostileNumberTests {
             for (template, accepts) in Self.arguments {
                 for value in HostileNumberServiceTests.hostileValues {
                     let options = template.replacingOccurrences(of: "{}", with: value)
-                    let accepted = accepts(value)
-                    let uri = "/unsafe/\(options)/w:64/plain/\(source)"
-                    try await client.execute(uri: uri, method: .get) { response in
-                        #expect(response.status == (accepted ? .ok : .badRequest), "\(options)")
-                        if accepted {
-                            #expect(throws: Never.self, "\(options)") {
-                                try ImageCodersManager.shared.decode(Data(buffer: response.body), options: .init())
-                            }
-                        } else {
-                            let name = String(options.prefix { $0 != ":" })
-                            #expect(String(buffer: response.body).contains("'\(name)'"), "\(options) names the option")
-                        }
-                    }
+                    try await HostileNumberServiceTests.expectAnswer(
+                        client, options: options, suffix: "/w:64", source: source, accepted: accepts(value))
                 }
             }
         }

@@ -79,23 +79,30 @@ struct HostileNumberServiceTests {
         }
     }
 
+    /// Asks for `/unsafe/<options><suffix>/plain/<source>` and checks the answer: an image that
+    /// decodes when the value is `accepted`, else a 400 whose message names the option.
+    static func expectAnswer(
+        _ client: any TestClientProtocol, options: String, suffix: String = "", source: String, accepted: Bool
+    ) async throws {
+        try await client.execute(uri: "/unsafe/\(options)\(suffix)/plain/\(source)", method: .get) { response in
+            #expect(response.status == (accepted ? .ok : .badRequest), "\(options)")
+            if accepted {
+                #expect(throws: Never.self, "\(options)") {
+                    try ImageCodersManager.shared.decode(Data(buffer: response.body), options: .init())
+                }
+            } else {
+                let name = String(options.prefix { $0 != ":" })
+                #expect(String(buffer: response.body).contains("'\(name)'"), "\(options) names the option")
+            }
+        }
+    }
+
     @Test func everyNumericArgumentRefusesOrProcessesEveryHostileValue() async throws {
         try await Self.withServer { client, source in
             for (template, domain) in Self.arguments {
                 for value in Self.hostileValues {
                     let options = template.replacingOccurrences(of: "{}", with: value)
-                    let accepted = domain.accepts(value)
-                    try await client.execute(uri: "/unsafe/\(options)/plain/\(source)", method: .get) { response in
-                        #expect(response.status == (accepted ? .ok : .badRequest), "\(options)")
-                        if accepted {
-                            #expect(throws: Never.self, "\(options)") {
-                                try ImageCodersManager.shared.decode(Data(buffer: response.body), options: .init())
-                            }
-                        } else {
-                            let name = String(options.prefix { $0 != ":" })
-                            #expect(String(buffer: response.body).contains("'\(name)'"), "\(options) names the option")
-                        }
-                    }
+                    try await Self.expectAnswer(client, options: options, source: source, accepted: domain.accepts(value))
                 }
             }
         }
