@@ -1,9 +1,10 @@
 extension ImageCodersManager {
-    /// The coders WebImage ships, in the order they are tried. Each recognises its format by its
-    /// signature, so the order only matters against coders you add (which go first).
+    /// The coders WebImage ships, in the order they are tried: JPEG first, the web's most common
+    /// format, so that a JPEG asks one coder. Each recognises its format by its signature, so the
+    /// order only matters against coders you add (which go first).
     /// AVIF, HEIC, JPEG XL and TIFF are there when their package traits are on (all are by default).
     public static var builtInCoders: [any ImageCoding] {
-        var coders: [any ImageCoding] = [PNGCoder(), JPEGCoder(), GIFCoder(), WebPCoder()]
+        var coders: [any ImageCoding] = [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder()]
         #if AVIF
             coders.append(AVIFCoder())
         #endif

@@ -3,7 +3,7 @@
 // `Int(someDouble)` in any of the package's modules resolves here and is a deprecation warning,
 // which the zero-warning build refuses; if one slipped through, it would saturate instead of
 // trapping. Write `Int(clamping:rounding:)` or `Int(checking:rounding:_:)` instead
-// (FloatingPointConversion.swift). `FloatingPointConversionTests` checks that every integer type
+// (Support/Primitives.swift). `FloatingPointConversionTests` checks that every integer type
 // is listed here and scans `Sources` for the conversions the compiler cannot see.
 
 extension Int {

@@ -19,7 +19,7 @@ struct VersionCommandTests {
         #expect(result.status == 0)
         #expect(
             result.standardOutput == """
-                formats: png jpeg gif webp avif heic heif jxl tiff bmp
+                formats: jpeg png gif webp avif heic heif jxl tiff bmp
                 traits:  AVIF HEIC JPEGXL TIFF ColorManagement Server
 
                 """)

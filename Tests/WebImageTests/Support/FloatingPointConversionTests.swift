@@ -3,7 +3,7 @@ import Testing
 
 @testable import WebImage
 
-/// The one way a floating-point value becomes an integer (FloatingPointConversion.swift), the
+/// The one way a floating-point value becomes an integer (Support/Primitives.swift), the
 /// guard that makes every other way a warning, and a scan of the sources for what the
 /// compiler cannot see.
 @Suite("Floating-point to integer conversion")
@@ -138,7 +138,7 @@ struct FloatingPointConversionTests {
 
     /// Files allowed to convert raw, each with its reason.
     static let allowList: [String: String] = [
-        "Sources/WebImage/Support/FloatingPointConversion.swift":
+        "Sources/WebImage/Support/Primitives.swift":
             "the helpers themselves: bounds are checked before the standard conversion",
         "Sources/WebImage/Support/FloatingPointConversionGuard.swift":
             "the shadows, which call the helpers",

@@ -3,13 +3,14 @@ import Foundation
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import NIOSSL
 import Synchronization
 
 /// One transfer once it has a slot, top to bottom: the request, the attempts (with retries),
 /// the exchange (redirects, the basic-auth round trip, cookies and validators), then the
 /// response's checks and its body, collected by a ``BodyReceiver``. The idle timeouts that watch
-/// each attempt close this file; which URLs are sent and when credentials travel is in
-/// `HTTPTransfer+Rules.swift`.
+/// each attempt follow it, then which URLs are sent and when credentials travel, and the
+/// request, response, header, inflation and body types the transfer works with.
 struct HTTPTransfer: Sendable {
     /// The URL the first subscriber asked for, and its `absoluteString`.
     let url: URL
@@ -487,4 +488,573 @@ final class IdleTimeouts: Sendable {
     /// How often the monitor looks within the shortest timeout it watches: a timeout fires at
     /// most a twentieth of itself late (and at most 250 ms).
     private static let looksPerTimeout: UInt64 = 20
+}
+
+/// The rules a transfer applies to URLs and credentials: which URLs are sent at all, when
+/// credentials may follow a redirect, and how a body nobody reads is dropped.
+extension HTTPTransfer {
+    /// Certificates are not verified (``ImageDownloaderOptions/allowInvalidSSLCertificates``);
+    /// the pool keys connections by TLS configuration, so these never serve other requests.
+    static let insecureTLS: TLSConfiguration = {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.certificateVerification = .none
+        return tls
+    }()
+
+    /// Whether `url` (whose `absoluteString` is given) is http or https with a host: the only
+    /// URLs sent (AsyncHTTPClient would also reach Unix sockets). A plain
+    /// `http[s]://host[:port]` start is recognised on the string; anything else is asked of
+    /// Foundation's parser, whose scheme and host getters cost more than the rest of this check.
+    static func isFetchable(_ url: URL, absoluteString: String) -> Bool {
+        if hasPlainHTTPStart(absoluteString) { return true }
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
+        return url.host?.isEmpty == false
+    }
+
+    /// `http://` or `https://` (any case), then a non-empty host of letters, digits, `-` and
+    /// `.`, an optional `:` and digits, and the end or `/`, `?` or `#`. False means "not
+    /// recognised", not "invalid".
+    private static func hasPlainHTTPStart(_ string: String) -> Bool {
+        var bytes = string.utf8.makeIterator()
+        for expected in "http".utf8 {
+            // `| 0x20` lowercases an ASCII letter; no other byte lands on a lowercase letter.
+            guard let byte = bytes.next(), byte | 0x20 == expected else { return false }
+        }
+        var next = bytes.next()
+        if let byte = next, byte | 0x20 == UInt8(ascii: "s") { next = bytes.next() }
+        guard next == UInt8(ascii: ":"), bytes.next() == UInt8(ascii: "/"), bytes.next() == UInt8(ascii: "/") else {
+            return false
+        }
+        var hostLength = 0
+        var inPort = false
+        while let byte = bytes.next() {
+            switch byte {
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
+                return hostLength > 0
+            case UInt8(ascii: ":") where !inPort:
+                inPort = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if !inPort { hostLength += 1 }
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "-"),
+                UInt8(ascii: "."):
+                guard !inPort else { return false }
+                hostLength += 1
+            default:
+                return false
+            }
+        }
+        return hostLength > 0
+    }
+
+    static func isBasicChallenge(_ value: String) -> Bool {
+        value.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("basic")
+    }
+
+    static func isSameOrigin(_ a: URL, _ b: URL) -> Bool {
+        a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
+            && a.port == b.port
+    }
+
+    /// Reads and drops a small body (a redirect's or a challenge's) so the connection can be
+    /// reused; a large one is abandoned, which closes the connection.
+    static func discard(_ body: HTTPClientResponse.Body) async {
+        var remaining = 64 * 1024
+        do {
+            for try await chunk in body {
+                remaining -= chunk.readableBytes
+                if remaining < 0 { return }
+            }
+        } catch {}
+    }
+}
+
+/// The HTTP request a download sends, as request modifiers see it (SDWebImage hands them an
+/// `NSURLRequest`).
+public struct ImageDownloadRequest: Sendable {
+    /// The URL to fetch; a modifier may point it elsewhere (only `http`/`https`).
+    public var url: URL {
+        didSet { knownAbsoluteString = nil }
+    }
+    /// `url.absoluteString` when the downloader already had it (it keys coalescing with it);
+    /// changing `url` forgets it. Foundation builds that string anew on every call.
+    var knownAbsoluteString: String?
+    /// The method (default `GET`).
+    public var method: String
+    /// The headers to send: the downloader's, then the modifiers' edits.
+    public var headers: ImageDownloadHeaders
+    /// A body to send, if any.
+    public var body: Data?
+    /// The idle timeout in seconds. It can shorten the downloader's
+    /// ``ImageDownloaderConfig/downloadTimeout`` for this request, not extend it.
+    public var timeout: TimeInterval
+
+    public init(
+        url: URL, method: String = "GET", headers: ImageDownloadHeaders = [:], body: Data? = nil,
+        timeout: TimeInterval = 15
+    ) {
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+}
+
+/// The HTTP response of a download, as response modifiers and ``ImageDownloadToken/response`` see it.
+public struct ImageDownloadResponse: Sendable {
+    /// The URL that answered, after redirects.
+    public var url: URL
+    /// The HTTP status code.
+    public var statusCode: Int
+    /// The response headers.
+    public var headers: ImageDownloadHeaders
+
+    public init(url: URL, statusCode: Int, headers: ImageDownloadHeaders = [:]) {
+        self.url = url
+        self.statusCode = statusCode
+        self.headers = headers
+    }
+
+    /// The `Content-Type` without parameters, lowercased (URLResponse's `mimeType`).
+    public var mimeType: String? {
+        guard let value = headers["Content-Type"] else { return nil }
+        let type = value.split(separator: ";", maxSplits: 1).first ?? ""
+        let trimmed = type.trimmingCharacters(in: .whitespaces).lowercased()
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// The declared `Content-Length`, or -1 when absent or malformed (header values arrive
+    /// trimmed, see ``ImageDownloadHeaders``).
+    public var expectedContentLength: Int {
+        guard let value = headers["Content-Length"], let length = Int(value),
+            length >= 0
+        else { return -1 }
+        return length
+    }
+}
+
+/// What a download measured (a small part of URLSession's task metrics).
+public struct ImageDownloadMetrics: Sendable, Equatable {
+    /// When the transfer started (after the queue).
+    public var startDate: Date?
+    /// When the last byte arrived or the transfer failed.
+    public var endDate: Date?
+    /// Body bytes received (after gzip/deflate decoding), over every attempt's final hop.
+    public var receivedBytes = 0
+    /// Redirects followed.
+    public var redirectCount = 0
+    /// Requests sent for the image: retries and the basic-auth round trip count.
+    public var requestCount = 0
+
+    public init() {}
+}
+
+/// An ordered list of HTTP header fields whose names compare case-insensitively.
+///
+/// Names must be RFC 9110 tokens and values must hold no control characters other than tab —
+/// above all no CR or LF, which would let a value inject further headers into the request.
+/// ``set(name:value:)`` and ``add(name:value:)`` throw ``WebImageError/invalidArgument(_:underlying:)`` for
+/// an invalid field; the subscript setter and the dictionary literal, which cannot throw,
+/// silently ignore it (the list is left unchanged). Leading and trailing spaces and tabs of a
+/// value are trimmed.
+public struct ImageDownloadHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    public typealias Field = (name: String, value: String)
+
+    /// The fields in order, names as they were given.
+    public private(set) var fields: [Field] = []
+
+    /// `Accept: image/*,*/*;q=0.8` (SDWebImage's) and `User-Agent: swift-web-image/<version> (<OS>; Swift)`.
+    public static let defaultImageHeaders: ImageDownloadHeaders = [
+        "Accept": "image/*,*/*;q=0.8", "User-Agent": WebImageUserAgent.default,
+    ]
+
+    public init() {}
+
+    /// The fields of `headers` in order; invalid fields throw.
+    public init(_ headers: [(String, String)]) throws(WebImageError) {
+        for (name, value) in headers { try add(name: name, value: value) }
+    }
+
+    /// Fields in literal order; invalid fields are ignored, repeated names are all kept.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        for (name, value) in elements { try? add(name: name, value: value) }
+    }
+
+    public var count: Int { fields.count }
+    public var isEmpty: Bool { fields.isEmpty }
+
+    public func makeIterator() -> IndexingIterator<[Field]> {
+        fields.makeIterator()
+    }
+
+    /// Every value of the fields called `name`, in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { Self.namesEqual($0.name, name) }.map(\.value)
+    }
+
+    /// The values of `name` combined as RFC 9110 5.3 combines them (joined by `, `), or nil if
+    /// absent. Setting replaces every field called `name` (at the position of the first); nil
+    /// removes them; an invalid name or value is ignored (use ``set(name:value:)`` to get an error).
+    public subscript(name: String) -> String? {
+        get {
+            // One field is the common case: answer it without building an array.
+            guard let first = fields.firstIndex(where: { Self.namesEqual($0.name, name) }) else { return nil }
+            let rest = fields[(first + 1)...]
+            guard rest.contains(where: { Self.namesEqual($0.name, name) }) else { return fields[first].value }
+            return values(for: name).joined(separator: ", ")
+        }
+        set { try? set(name: name, value: newValue) }
+    }
+
+    /// Replaces every field called `name` with one holding `value` (at the position of the first
+    /// such field, else at the end); nil removes them.
+    public mutating func set(name: String, value: String?) throws(WebImageError) {
+        guard let value else {
+            fields.removeAll { Self.namesEqual($0.name, name) }
+            return
+        }
+        let field = try Self.validated(name: name, value: value)
+        if let first = fields.firstIndex(where: { Self.namesEqual($0.name, name) }) {
+            fields[first] = field
+            var index = fields.index(after: first)
+            while index < fields.endIndex {
+                if Self.namesEqual(fields[index].name, name) { fields.remove(at: index) } else { index += 1 }
+            }
+        } else {
+            fields.append(field)
+        }
+    }
+
+    /// Appends a field, keeping any others with the same name.
+    public mutating func add(name: String, value: String) throws(WebImageError) {
+        fields.append(try Self.validated(name: name, value: value))
+    }
+
+    /// These headers with every name in `other` replaced by `other`'s fields, e.g. a request's
+    /// own headers over the downloader's.
+    public func merging(_ other: ImageDownloadHeaders) -> ImageDownloadHeaders {
+        var merged = self
+        var replaced: [String] = []
+        for field in other.fields where !replaced.contains(where: { Self.namesEqual($0, field.name) }) {
+            replaced.append(field.name)
+            merged.fields.removeAll { Self.namesEqual($0.name, field.name) }
+        }
+        merged.fields += other.fields
+        return merged
+    }
+
+    /// Same fields in the same order; names compare case-insensitively, values exactly.
+    public static func == (lhs: ImageDownloadHeaders, rhs: ImageDownloadHeaders) -> Bool {
+        lhs.fields.count == rhs.fields.count
+            && zip(lhs.fields, rhs.fields).allSatisfy { namesEqual($0.name, $1.name) && $0.value == $1.value }
+    }
+
+    private static func validated(name: String, value: String) throws(WebImageError) -> Field {
+        guard !name.isEmpty, name.utf8.allSatisfy(isTokenByte) else {
+            throw .invalidArgument("\(String(name.prefix(100)).debugDescription) is not a valid HTTP header name")
+        }
+        let trimmed = trimmingSpacesAndTabs(value)
+        guard !trimmed.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else {
+            throw .invalidArgument(
+                "the value of HTTP header '\(name)' contains a control character such as CR or LF: "
+                    + String(value.prefix(100)).debugDescription)
+        }
+        return (name, trimmed)
+    }
+
+    /// `value` without leading and trailing spaces and tabs (a byte scan: this runs for every
+    /// field of every response).
+    private static func trimmingSpacesAndTabs(_ value: String) -> String {
+        let bytes = value.utf8
+        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        guard let first = bytes.first, let last = bytes.last, isBlank(first) || isBlank(last) else { return value }
+        guard let start = bytes.firstIndex(where: { !isBlank($0) }), let end = bytes.lastIndex(where: { !isBlank($0) })
+        else { return "" }
+        return String(value[start...end])
+    }
+
+    /// RFC 9110 5.6.2 `tchar`.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+
+    /// Names are ASCII tokens, so an ASCII case fold is the whole comparison.
+    static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.count == rhs.utf8.count
+            && zip(lhs.utf8, rhs.utf8).allSatisfy { ($0 | 0x20 == $1 | 0x20) && ($0 == $1 || isLetter($0)) }
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+    }
+}
+
+/// Undoes a response body's `gzip`, `x-gzip` and `deflate` codings as its chunks arrive.
+///
+/// AsyncHTTPClient can inflate bodies itself, but only for every response of a client: its
+/// decompressor then sits in every connection's pipeline and sees every part of every
+/// response, compressed or not, though images are almost never sent compressed. Here zlib runs
+/// off the network, only for a response that says it is compressed: one stream per coding, the
+/// last one applied undone first (RFC 9110 8.4). zlib rather than NIO's decompressor, which
+/// needs an `EmbeddedChannel`: that is bound to the thread that made it, and a transfer resumes
+/// on any thread.
+/// Used by one transfer at a time; zlib's state is released with it.
+final class ResponseInflater {
+    /// Bodies listing more codings than this are refused rather than given a zlib stream each.
+    static let maximumCodings = 3
+
+    /// One zlib stream per coding, in the order they are undone.
+    private let stages: [ZlibInflateStream]
+    /// The most bytes any stage may produce.
+    private let limit: Int
+
+    /// The codings the response's `Content-Encoding` fields list, lowercased, in the order the
+    /// server applied them. Several fields and comma-separated lists both count; `identity`
+    /// (no coding) is left out, so an empty list means the body is sent as it is.
+    static func codings(in headers: HTTPHeaders) -> [String] {
+        headers[canonicalForm: "Content-Encoding"].compactMap { token in
+            let coding = token.lowercased()
+            return coding.isEmpty || coding == "identity" ? nil : coding
+        }
+    }
+
+    /// An inflater for `codings` (as ``codings(in:)`` lists them), or nil when there is nothing
+    /// to undo or one of them is neither gzip nor deflate: that body is passed on as it is.
+    /// Inflating past `limit` bytes at any stage throws ``InflateError/limit``.
+    init?(codings: [String], limit: Int) {
+        // RFC 9110 8.4.1.3: x-gzip is gzip.
+        var stages: [ZlibInflateStream] = []
+        for coding in codings.reversed() {
+            switch coding {
+            case "gzip", "x-gzip": stages.append(ZlibInflateStream(format: .gzip))
+            case "deflate": stages.append(ZlibInflateStream(format: .deflate))
+            default: return nil
+            }
+        }
+        guard !stages.isEmpty else { return nil }
+        self.stages = stages
+        self.limit = max(limit, 0)
+    }
+
+    /// The inflated bytes that `chunk` completes, in order (possibly none yet).
+    func inflate(_ chunk: ByteBuffer) throws -> [ByteBuffer] {
+        var parts = [chunk]
+        for stage in stages {
+            var output: [ByteBuffer] = []
+            for part in parts { try stage.inflate(part, limit: limit, into: &output) }
+            parts = output
+        }
+        return parts
+    }
+
+    /// Checks that the body ended with every compressed stream: zlib hands out all it can as
+    /// bytes arrive, so nothing is left to return; throws if a stream was cut short.
+    func finish() throws {
+        for stage in stages where !stage.ended { throw InflateError.truncated }
+    }
+}
+
+/// Collects a body under the size limit, and tells the transfer's subscribers how it grows:
+/// progress on every chunk, and the bytes so far at doubling sizes (enough for a decode to read
+/// the header and refuse an image too large) or, for a progressive download, on every chunk.
+struct BodyReceiver {
+    let work: ImageDownloader.Transfers.Work
+    let expected: Int
+    let maxSize: Int
+    let url: URL
+    let sendsEveryChunk: Bool
+    /// The bytes so far, in memory from the body pool (``BodyBufferPool``, below). Every chunk is
+    /// copied in once; a declared length sizes the storage up front (up to 4 MiB), otherwise it
+    /// doubles as bytes arrive. The final `Data` shares this storage.
+    private var storage: BodyStorage?
+    private(set) var count = 0
+    /// The size at which the bytes so far go out next; none after 16 MiB.
+    private var nextBytesEvent = 1
+
+    init(work: ImageDownloader.Transfers.Work, expected: Int, maxSize: Int, url: URL, sendsEveryChunk: Bool) {
+        self.work = work
+        self.expected = expected
+        self.maxSize = maxSize
+        self.url = url
+        self.sendsEveryChunk = sendsEveryChunk
+    }
+
+    /// The bytes received so far, as `Data` sharing the body's memory (no copy).
+    var data: Data { storage?.data(count: count) ?? Data() }
+
+    mutating func append(_ chunk: ByteBuffer) throws {
+        guard chunk.readableBytes > 0 else { return }
+        guard count + chunk.readableBytes <= maxSize else {
+            throw WebImageError.transferFailed(
+                TransferFailure(.responseTooLarge, "\(url.absoluteString): the body passed \(maxSize) bytes"))
+        }
+        reserve(count + chunk.readableBytes)
+        chunk.withUnsafeReadableBytes { bytes in storage?.write(bytes, at: count) }
+        count += chunk.readableBytes
+        reportProgress()
+        if sendsEveryChunk || (count >= nextBytesEvent && count <= 16 << 20) {
+            nextBytesEvent = count * 2
+            work.send(.bytes(data))
+        }
+    }
+
+    /// Makes room for `needed` bytes: the declared length (capped) the first time, then at least
+    /// double the storage, copying what has arrived.
+    private mutating func reserve(_ needed: Int) {
+        if let storage, storage.capacity >= needed { return }
+        var wanted = needed
+        if let storage {
+            wanted = max(needed, storage.capacity * 2)
+        } else if expected > needed {
+            wanted = max(needed, min(expected, Self.largestUpFrontReservation))
+        }
+        let larger = BodyBufferPool.shared.take(atLeast: min(wanted, maxSize))
+        if let storage, count > 0 {
+            larger.write(UnsafeRawBufferPointer(start: storage.base, count: count), at: 0)
+        }
+        storage = larger
+    }
+
+    /// A declared length sizes the first storage only up to this: a server may lie about it.
+    static let largestUpFrontReservation = 4 << 20
+
+    func reportProgress() {
+        work.send(.progress(received: count, expected: expected))
+    }
+
+    /// The last report carries every byte; with an unknown length it says so (expected = received).
+    func reportFinalProgress() {
+        work.send(.progress(received: count, expected: expected < 0 ? count : expected))
+    }
+}
+
+// MARK: The body pool
+
+/// Memory for response bodies, recycled between downloads.
+///
+/// A downloaded body outlives its transfer: it waits for its callers (and, in the manager, for
+/// the decode and the disk store) while the next transfers already run. With many bodies of
+/// 100 KB and more freed in bursts, glibc's heap returns its free top to the kernel
+/// (`madvise`) and the next bodies fault those pages back in. Freed body memory comes back
+/// here instead, up to ``limit`` bytes, and the next body of that size class reuses it.
+///
+/// Sizes are rounded up to powers of two from 16 KiB; classes above 4 MiB are never kept.
+final class BodyBufferPool: Sendable {
+    /// The pool every downloader uses.
+    static let shared = BodyBufferPool(limit: 8 << 20)
+
+    static let smallestClassShift = 14
+    static let largestPooledShift = 22
+
+    /// At most this many bytes of unused memory are kept.
+    let limit: Int
+    private let free: Locked<FreeLists>
+
+    init(limit: Int) {
+        self.limit = limit
+        free = Locked(FreeLists(classCount: Self.largestPooledShift - Self.smallestClassShift + 1))
+    }
+
+    /// Unused bytes held right now.
+    var pooledBytes: Int { free.withLock { $0.bytes } }
+
+    /// Storage of at least `byteCount` bytes: recycled memory of that class when there is some.
+    func take(atLeast byteCount: Int) -> BodyStorage {
+        let capacity = Self.capacity(for: byteCount)
+        if let index = Self.classIndex(ofCapacity: capacity),
+            let address = free.withLock({ $0.pop(index, capacity: capacity) }),
+            let base = UnsafeMutableRawPointer(bitPattern: address)
+        {
+            return BodyStorage(base: base, capacity: capacity, pool: self)
+        }
+        let base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        return BodyStorage(base: base, capacity: capacity, pool: self)
+    }
+
+    /// Keeps `base` for reuse if its class is pooled and the pool has room; frees it otherwise.
+    fileprivate func recycle(_ base: UnsafeMutableRawPointer, capacity: Int) {
+        var kept = false
+        if let index = Self.classIndex(ofCapacity: capacity) {
+            let address = UInt(bitPattern: base)
+            kept = free.withLock { $0.push(address, index, capacity: capacity, limit: limit) }
+        }
+        if !kept { base.deallocate() }
+    }
+
+    /// The power of two at or above `byteCount`, at least the smallest class.
+    static func capacity(for byteCount: Int) -> Int {
+        let wanted = max(byteCount, 1 << smallestClassShift)
+        let shift = Int.bitWidth - (wanted - 1).leadingZeroBitCount
+        return shift >= Int.bitWidth - 1 ? wanted : 1 << shift
+    }
+
+    private static func classIndex(ofCapacity capacity: Int) -> Int? {
+        guard capacity.nonzeroBitCount == 1 else { return nil }
+        let shift = capacity.trailingZeroBitCount
+        guard shift >= smallestClassShift, shift <= largestPooledShift else { return nil }
+        return shift - smallestClassShift
+    }
+
+    /// Addresses of unused buffers, one stack per class, the most recently freed on top (its
+    /// pages are the likeliest to be in cache).
+    private struct FreeLists {
+        var stacks: [[UInt]]
+        var bytes = 0
+
+        init(classCount: Int) {
+            stacks = Array(repeating: [], count: classCount)
+        }
+
+        mutating func pop(_ index: Int, capacity: Int) -> UInt? {
+            guard let address = stacks[index].popLast() else { return nil }
+            bytes -= capacity
+            return address
+        }
+
+        mutating func push(_ address: UInt, _ index: Int, capacity: Int, limit: Int) -> Bool {
+            guard bytes + capacity <= limit else { return false }
+            stacks[index].append(address)
+            bytes += capacity
+            return true
+        }
+    }
+}
+
+/// One body's memory. Bytes are only ever appended: a `Data` made by ``data(count:)`` covers
+/// bytes that are never written again, and keeps the storage alive until that `Data` is gone.
+final class BodyStorage: @unchecked Sendable {
+    // @unchecked: `base` is written only by the one receiver that owns this storage, and only
+    // past every count it has handed out as `Data`; readers see only those earlier bytes.
+    let base: UnsafeMutableRawPointer
+    let capacity: Int
+    private let pool: BodyBufferPool
+
+    fileprivate init(base: UnsafeMutableRawPointer, capacity: Int, pool: BodyBufferPool) {
+        self.base = base
+        self.capacity = capacity
+        self.pool = pool
+    }
+
+    deinit {
+        pool.recycle(base, capacity: capacity)
+    }
+
+    /// Copies `bytes` to `offset`, which must be at or past every count handed out as `Data`.
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) {
+        precondition(offset >= 0 && offset + bytes.count <= capacity, "body write out of bounds")
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        (base + offset).copyMemory(from: source, byteCount: bytes.count)
+    }
+
+    /// The first `count` bytes, without a copy; the storage lives as long as the `Data`.
+    func data(count: Int) -> Data {
+        precondition(count >= 0 && count <= capacity, "body count out of bounds")
+        guard count > 0 else { return Data() }
+        return Data(bytesNoCopy: base, count: count, deallocator: .custom { _, _ in withExtendedLifetime(self) {} })
+    }
 }

@@ -1,3 +1,61 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// The small primitives every layer uses: `Locked` (the mutex), the checked conversions from
+// floating point to integers, and a typed view of a `Data`'s bytes for C calls.
+
+/// A value that is only read and written while holding a `pthread_mutex_t`: the lock behind
+/// every piece of shared mutable state in this package.
+///
+/// Its API is `Synchronization.Mutex`'s. It exists because ThreadSanitizer on Linux does not see
+/// the ordering that Swift 6.3's `Mutex` provides (its lock word is handled inside the
+/// uninstrumented standard library), so a TSan run reports every two accesses under one `Mutex`
+/// as a race, which would drown real ones; TSan does intercept pthread mutexes. CI runs the whole
+/// test suite under TSan. The price is one call into the C library per lock and unlock.
+package final class Locked<Value: ~Copyable>: @unchecked Sendable {
+    // @unchecked: `value` is touched only between pthread_mutex_lock and unlock on `mutex`, and
+    // `mutex` itself never changes after init.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var value: Value
+
+    package init(_ initialValue: consuming sending Value) {
+        value = initialValue
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` with exclusive access to the value.
+    package func withLock<Result, Failure: Error>(
+        _ body: (inout sending Value) throws(Failure) -> sending Result
+    ) throws(Failure) -> sending Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
+
+    /// Runs `body` with exclusive access if the lock is free now; nil if another thread holds it.
+    package func withLockIfAvailable<Result, Failure: Error>(
+        _ body: (inout sending Value) throws(Failure) -> sending Result
+    ) throws(Failure) -> sending Result? {
+        guard pthread_mutex_trylock(mutex) == 0 else { return nil }
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
+}
+
 /// The one way this package turns a floating-point number into an integer.
 ///
 /// Swift's `Int(someDouble)` traps on NaN, on the infinities and on any value outside the
@@ -104,5 +162,18 @@ extension Duration {
         let bounded = seconds.clamped(to: -9e15...9e15)
         let whole = bounded.rounded(.towardZero)
         self = .seconds(Int64(clamping: whole)) + .nanoseconds(Int64(clamping: (bounded - whole) * 1e9))
+    }
+}
+
+extension Data {
+    /// `withUnsafeBytes` for a body that throws ``WebImageError``, keeping that type: Foundation's
+    /// is `rethrows`, which widens every error to `any Error`.
+    func withUnsafeBytesTyped<Result>(
+        _ body: (UnsafeRawBufferPointer) throws(WebImageError) -> Result
+    ) throws(WebImageError) -> Result {
+        let outcome: Swift.Result<Result, WebImageError> = withUnsafeBytes { bytes in
+            Swift.Result { () throws(WebImageError) -> Result in try body(bytes) }
+        }
+        return try outcome.get()
     }
 }
