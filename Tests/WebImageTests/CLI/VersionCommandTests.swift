@@ -26,7 +26,7 @@ struct VersionCommandTests {
         let json = try await CommandRunner.runOffPool(["info", "--build", "--json"])
         #expect(
             json.standardOutput == """
-                {"version":"\(WebImageVersion.current)","formats":["png","jpeg","gif","webp","avif","heic","heif","jxl",\
+                {"version":"\(WebImageVersion.current)","formats":["jpeg","png","gif","webp","avif","heic","heif","jxl",\
                 "tiff","bmp"],"traits":["AVIF","HEIC","JPEGXL","TIFF","ColorManagement","Server"]}
 
                 """)

@@ -102,7 +102,8 @@ struct HostileNumberServiceTests {
             for (template, domain) in Self.arguments {
                 for value in Self.hostileValues {
                     let options = template.replacingOccurrences(of: "{}", with: value)
-                    try await Self.expectAnswer(client, options: options, source: source, accepted: domain.accepts(value))
+                    let accepted = domain.accepts(value)
+                    try await Self.expectAnswer(client, options: options, source: source, accepted: accepted)
                 }
             }
         }
