@@ -104,11 +104,12 @@ public final class ImageCache: ImageCaching {
         key.isEmpty ? nil : memoryCache.image(forKey: key)
     }
 
-    /// Keeps `image` in memory under `key` at its ``Image/memoryCost`` (nothing when the config
-    /// turns memory caching off or the key is empty).
+    /// Keeps `image` in memory under `key` at what the entry really takes,
+    /// ``MemoryCache/cost(of:forKey:)`` (nothing when the config turns memory caching off or the
+    /// key is empty).
     public func storeImageToMemory(_ image: Image, forKey key: String) {
         guard config.shouldCacheImagesInMemory, !key.isEmpty else { return }
-        memoryCache.setImage(image, forKey: key, cost: image.memoryCost)
+        memoryCache.setImage(image, forKey: key, cost: MemoryCache.cost(of: image, forKey: key))
     }
 
     /// Empties the memory cache; the disk is untouched.
@@ -217,7 +218,7 @@ public final class ImageCache: ImageCaching {
 
     /// Stores `image` in memory and its bytes on disk, as `cacheType` allows (`storeImage`).
     ///
-    /// Memory keeps `image` (cost ``Image/memoryCost``) when the config allows. The disk keeps
+    /// Memory keeps `image` (cost ``MemoryCache/cost(of:forKey:)``) when the config allows. The disk keeps
     /// `data`, or, without data, `image` encoded in SDWebImage's format (its own format if
     /// known, GIF for animations, PNG with alpha, JPEG otherwise) by the context's coder or the
     /// shared registry, with the context's encode options. Encoding and writing run on the file

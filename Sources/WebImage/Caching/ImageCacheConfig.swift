@@ -31,7 +31,8 @@ public struct ImageCacheConfig: Sendable {
     /// Byte limit on disk; 0 = unlimited (SDWebImage's default). Enforced on every store (trim
     /// oldest-first to half the limit), not only on sweeps.
     public var maxDiskSize = 0
-    /// Byte limit of decoded images in memory. **Differs from SDWebImage** (0 = unlimited, left to
+    /// Byte limit of the memory cache: decoded images, their keys and bookkeeping
+    /// (``MemoryCache/cost(of:forKey:)``). **Differs from SDWebImage** (0 = unlimited, left to
     /// NSCache): Linux has no memory-warning signal to purge on, so the default is a bounded
     /// share of physical memory — see ``defaultMaxMemoryCost``.
     public var maxMemoryCost = ImageCacheConfig.defaultMaxMemoryCost

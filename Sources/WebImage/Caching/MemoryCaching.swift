@@ -2,7 +2,8 @@
 public protocol MemoryCaching: AnyObject, Sendable {
     /// The image for `key`, marking it most recently used; nil on a miss.
     func image(forKey key: String) -> Image?
-    /// Stores `image` with `cost` bytes (usually ``Image/memoryCost``), evicting as limits require.
+    /// Stores `image` with `cost` bytes (``ImageCache`` passes ``MemoryCache/cost(of:forKey:)``:
+    /// the pixels, the key and the entry's bookkeeping), evicting as limits require.
     func setImage(_ image: Image, forKey key: String, cost: Int)
     func removeImage(forKey key: String)
     func removeAllImages()

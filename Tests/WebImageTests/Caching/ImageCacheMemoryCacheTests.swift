@@ -11,18 +11,20 @@ struct ImageCacheMemoryCacheTests {
         return (ImageCache(config: config, memoryCache: memory, diskCache: disk), memory, disk)
     }
 
-    @Test("stores charge Image.memoryCost and the least recently used image is evicted first")
+    @Test("stores charge the pixels, the key and the entry's bookkeeping; the least recently used goes first")
     func costAndEviction() async throws {
         var config = ImageCacheConfig()
         let image = CacheFixtures.opaqueImage()  // 8×6 RGBA = 192 bytes
-        config.maxMemoryCost = image.memoryCost * 2
+        let entryCost = MemoryCache.cost(of: image, forKey: "a")
+        #expect(entryCost == image.memoryCost + 1 + MemoryCache.entryOverhead)
+        config.maxMemoryCost = entryCost * 2
         config.maxMemoryEntryFraction = 1
         let (cache, memory, _) = cache(config: config)
         try await cache.store(image, forKey: "a", cacheType: .memory)
         try await cache.store(image, forKey: "b", cacheType: .memory)
         _ = try await cache.queryImage(forKey: "a")
         try await cache.store(image, forKey: "c", cacheType: .memory)
-        #expect(memory.totalCost == image.memoryCost * 2)
+        #expect(memory.totalCost == entryCost * 2)
         #expect(cache.imageFromMemoryCache(forKey: "a") != nil)
         #expect(cache.imageFromMemoryCache(forKey: "b") == nil)
         #expect(cache.imageFromMemoryCache(forKey: "c") != nil)

@@ -11,7 +11,7 @@ struct ImageCacheStoreTests {
         let image = CacheFixtures.opaqueImage()
         let png = try CacheFixtures.pngData()
         try await cache.store(image, data: png, forKey: "k")
-        #expect(memory.state.withLock { $0.images["k"]?.cost } == image.memoryCost)
+        #expect(memory.state.withLock { $0.images["k"]?.cost } == MemoryCache.cost(of: image, forKey: "k"))
         #expect(disk.storedData(forKey: "k") == png)
     }
 

@@ -49,15 +49,6 @@ private final class LoadRun: Sendable {
     let cancelled = Locked(Set<Int>())
 }
 
-/// The resident set size of this process, from /proc.
-private func residentBytes() -> Int {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-        let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
-    else { return 0 }
-    return kilobytes * 1024
-}
-
 @Suite("Load: many concurrent loads with random cancels")
 struct LoadTests {
     static let loadCount = 10_000
