@@ -23,7 +23,9 @@ package final class Locked<Value: ~Copyable>: @unchecked Sendable {
     // @unchecked: `value` is touched only between pthread_mutex_lock and unlock on `mutex`, and
     // `mutex` itself never changes after init.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    // The mutex makes every access exclusive, so the runtime's dynamic exclusivity check on each
+    // `withLock` (swift_beginAccess/endAccess, about 6 % of a memory-cache hit) is skipped.
+    @exclusivity(unchecked) private var value: Value
 
     package init(_ initialValue: consuming sending Value) {
         value = initialValue
