@@ -132,12 +132,38 @@ public final class DiskCache: DiskCaching {
     }
 
     func readEntry(forKey key: String, touch: Bool) -> DiskCacheEntry? {
+        guard case .entry(let entry) = readEntry(forKey: key, touch: touch, residentOnly: false) else { return nil }
+        return entry
+    }
+
+    /// What ``residentEntry(forKey:)`` found.
+    enum ResidentEntry {
+        case entry(DiskCacheEntry)
+        /// No entry, or a corrupt one (removed).
+        case none
+        /// The entry's bytes are not all in the page cache: read it with ``entry(forKey:)`` on a
+        /// thread that may wait for the disk.
+        case notResident
+    }
+
+    /// ``entry(forKey:)`` without waiting for the disk: for a caller on a CPU thread, which reads
+    /// a hot entry itself and hands a cold one to the file threads.
+    func residentEntry(forKey key: String) -> ResidentEntry {
+        readEntry(forKey: key, touch: true, residentOnly: true)
+    }
+
+    private func readEntry(forKey key: String, touch: Bool, residentOnly: Bool) -> ResidentEntry {
         let path = cachePath(forKey: key)
-        guard let file = DiskCacheFileIO.read(path, touch: touch) else { return nil }
-        if let entry = DiskCacheEntryFormat.decode(file.bytes) { return entry }
+        let file: DiskCacheFileIO.ReadFile
+        switch DiskCacheFileIO.read(path, touch: touch, residentOnly: residentOnly) {
+        case .file(let read): file = read
+        case .none: return .none
+        case .notResident: return .notResident
+        }
+        if let entry = DiskCacheEntryFormat.decode(file.bytes) { return .entry(entry) }
         let removed = DiskCacheFileIO.unlinkIfSame(path, device: file.device, inode: file.inode)
         adjustSize(by: -removed)
-        return nil
+        return .none
     }
 
     // MARK: Writing
@@ -344,34 +370,59 @@ enum DiskCacheFileIO {
 
     static func errorText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
 
+    /// What ``read(_:touch:residentOnly:)`` found.
+    enum ReadOutcome {
+        case file(ReadFile)
+        /// Missing, not a regular file, or unreadable.
+        case none
+        /// Reading would have waited for the disk (only with `residentOnly`); nothing was read.
+        case notResident
+    }
+
     /// Reads `path` whole; nil if it is missing or not a regular file. A symlink planted at an
     /// entry's path is removed rather than followed. With `touch`, sets the access time to now
     /// and leaves the modification time alone (relatime does not keep atime current).
     static func read(_ path: String, touch: Bool) -> ReadFile? {
+        guard case .file(let file) = read(path, touch: touch, residentOnly: false) else { return nil }
+        return file
+    }
+
+    /// ``read(_:touch:)``, and with `residentOnly`, a read that never waits for the disk: when any
+    /// of the file's bytes are not in the page cache (or the kernel cannot tell), it answers
+    /// ``ReadOutcome/notResident`` instead, so that a CPU thread can read a hot file itself and
+    /// leave a cold one to the file threads. Opening and `fstat` still walk the directory, which
+    /// the kernel caches.
+    static func read(_ path: String, touch: Bool, residentOnly: Bool) -> ReadOutcome {
         let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
         guard fd >= 0 else {
             if errno == ELOOP { remove(path) }
-            return nil
+            return .none
         }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return .none }
         let identity = (device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         guard Int(info.st_size) <= DiskCacheEntryFormat.maxFileSize else {
             // Not one of ours (a planted or sparse file): no allocation, and empty bytes decode
             // as corrupt, so the caller removes it.
-            return ReadFile(bytes: Data(), device: identity.device, inode: identity.inode)
+            return .file(ReadFile(bytes: Data(), device: identity.device, inode: identity.inode))
         }
         let size = Int(info.st_size)
         // Uninitialised storage: zero-filling what read(2) overwrites costs a pass over the file.
-        guard let storage = malloc(max(size, 1)) else { return nil }
+        guard let storage = malloc(max(size, 1)) else { return .none }
         var bytes = Data(bytesNoCopy: storage, count: size, deallocator: .free)
         var filled = 0
+        var resident = true
         let ok = bytes.withUnsafeMutableBytes { buffer -> Bool in
             while filled < size {
-                let count = Glibc.read(fd, buffer.baseAddress! + filled, size - filled)
+                let start = buffer.baseAddress! + filled
+                let count =
+                    residentOnly
+                    ? cwi_pread_resident(fd, start, size - filled, off_t(filled))
+                    : Glibc.read(fd, start, size - filled)
                 if count < 0 {
                     if errno == EINTR { continue }
+                    if residentOnly { resident = false }
                     return false
                 }
                 if count == 0 { break }
@@ -379,13 +430,14 @@ enum DiskCacheFileIO {
             }
             return true
         }
-        guard ok else { return nil }
+        guard resident else { return .notResident }
+        guard ok else { return .none }
         if filled < size { bytes.count = filled }
         if touch {
             let times = [timespec(tv_sec: 0, tv_nsec: utimeNow), timespec(tv_sec: 0, tv_nsec: utimeOmit)]
             _ = futimens(fd, times)
         }
-        return ReadFile(bytes: bytes, device: identity.device, inode: identity.inode)
+        return .file(ReadFile(bytes: bytes, device: identity.device, inode: identity.inode))
     }
 
     /// `lstat` of `path`, or nil if it does not exist.

@@ -3,11 +3,12 @@ import Foundation
 /// The default image cache (`SDImageCache`): decoded images in a ``MemoryCaching`` cache, encoded
 /// bytes in a ``DiskCaching`` cache.
 ///
-/// Memory lookups run synchronously on the caller. Everything that touches files (reads,
-/// decodes of disk hits, writes, sweeps) runs on the library's file threads, a fixed set of
-/// four, never on the caller's thread or Swift's cooperative pool, so blocking file I/O cannot
-/// starve other tasks. Concurrent queries for the same key and decode options share one disk
-/// read and one decode.
+/// Memory lookups run synchronously on the caller. Nothing that may wait for the disk runs on
+/// the caller's thread or Swift's cooperative pool: writes, sweeps and reads of cold files run on
+/// the library's file threads, a fixed set of four, and decodes on its CPU threads. A disk hit
+/// whose bytes the page cache holds is read and decoded in one hop on a CPU thread (the read
+/// cannot wait: `preadv2` with `RWF_NOWAIT`). Concurrent queries for the same key and decode
+/// options share one disk read and one decode.
 public final class ImageCache: ImageCaching {
     /// The settings this cache was made with.
     public let config: ImageCacheConfig
@@ -51,9 +52,9 @@ public final class ImageCache: ImageCaching {
     /// - A memory hit is found synchronously on the caller, with no hop to another executor.
     ///   With ``WebImageOptions/decodeFirstFrameOnly`` an animation comes back as its first
     ///   frame; with ``WebImageOptions/queryMemoryData`` the bytes are read from disk too.
-    /// - The disk is read and decoded on the file threads; concurrent queries for the same key
-    ///   and decode options share that work. Bytes that fail to decode are removed and the
-    ///   query misses.
+    /// - The disk is read and decoded off the caller (see the type's discussion); concurrent
+    ///   queries for the same key and decode options share that work. Bytes that fail to decode
+    ///   are removed and the query misses.
     /// - When the context asks for a thumbnail of a full-size key, the thumbnail is looked up
     ///   and kept in memory under the thumbnail key (``CacheKeys/thumbnailed(_:size:preserveAspectRatio:)``),
     ///   and a thumbnail result carries no data. A disk hit is copied to memory only if the
@@ -142,16 +143,16 @@ public final class ImageCache: ImageCaching {
 
     /// Reads and decodes `key` from disk. Queries for the same key, decode options and coder
     /// share one read and one decode (Kingfisher #966 read the same file once per caller); a
-    /// coder that is a value (whose identity cannot be compared) reads on its own. The bytes are
-    /// read on the file threads and decoded on the CPU threads.
+    /// coder that is a value (whose identity cannot be compared) reads on its own.
     func readFromDisk(forKey key: String, options: ImageDecodeOptions, coder: (any ImageCoding)?)
         async throws(WebImageError) -> DiskRead
     {
         let decoder: any ImageCoding = coder ?? ImageCodersManager.shared
         guard let readKey = DiskReadKey(key: key, options: options, coder: coder) else {
-            let bytes = await io.run { [self] in readBytes(forKey: key) { true } }
-            let read = await ThreadPoolExecutor.cpu.run {
-                decode(bytes, forKey: key, options: options, decoder: decoder)
+            let read = await withCheckedContinuation { continuation in
+                readAndDecode(key, options: options, decoder: decoder, isWanted: { true }) {
+                    continuation.resume(returning: $0)
+                }
             }
             if Task.isCancelled { throw .cancelled }
             return read
@@ -160,17 +161,57 @@ public final class ImageCache: ImageCaching {
         // The read and the decode complete the shared work from their threads: no task of its
         // own, and no hop back before the subscribers resume.
         return try await diskReads.subscribe(readKey, priority: Task.currentPriority) { [self] work in
-            io.enqueue { [self] in
-                guard let bytes = readBytes(forKey: key, isWanted: { !work.isAbandoned }) else {
-                    work.complete(.success(.miss))
-                    return
-                }
-                ThreadPoolExecutor.cpu.execute { [self] in
-                    guard !work.isAbandoned else { return work.complete(.success(.miss)) }
-                    work.complete(.success(decode(bytes, forKey: key, options: options, decoder: decoder)))
-                }
+            readAndDecode(key, options: options, decoder: decoder, isWanted: { !work.isAbandoned }) {
+                work.complete(.success($0))
             }
         }.value()
+    }
+
+    /// Reads `key` and decodes it, then calls `done` on the thread that decoded. A hit the page
+    /// cache holds whole is read and decoded in one hop, on a CPU thread (the read is a copy from
+    /// memory); anything that may wait for the disk (a cold file, a custom ``DiskCaching``, the
+    /// additional path) is read on the file threads first and decoded on a CPU thread after.
+    /// Once `isWanted` says nobody waits any more, the work stops and answers a miss.
+    private func readAndDecode(
+        _ key: String, options: ImageDecodeOptions, decoder: any ImageCoding,
+        isWanted: @escaping @Sendable () -> Bool, done: @escaping @Sendable (DiskRead) -> Void
+    ) {
+        ThreadPoolExecutor.cpu.execute { [self] in
+            guard isWanted() else { return done(.miss) }
+            if case .read(let bytes) = readResidentBytes(forKey: key) {
+                return done(decode(bytes, forKey: key, options: options, decoder: decoder))
+            }
+            io.enqueue { [self] in
+                guard let bytes = readBytes(forKey: key, isWanted: isWanted) else { return done(.miss) }
+                ThreadPoolExecutor.cpu.execute { [self] in
+                    guard isWanted() else { return done(.miss) }
+                    done(decode(bytes, forKey: key, options: options, decoder: decoder))
+                }
+            }
+        }
+    }
+
+    /// What a read that cannot wait for the disk found.
+    private enum ResidentRead {
+        /// The bytes of the entry, or nil for a miss.
+        case read(DiskBytes?)
+        /// The read may wait for the disk: it belongs on the file threads.
+        case mustWait
+    }
+
+    /// Reads `key` from the default disk cache if its bytes are all in the page cache.
+    private func readResidentBytes(forKey key: String) -> ResidentRead {
+        guard let diskCache = diskCache as? DiskCache else { return .mustWait }
+        switch diskCache.residentEntry(forKey: key) {
+        case .entry(let entry):
+            return .read(
+                entry.data.isEmpty ? nil : DiskBytes(data: entry.data, metadata: entry.metadata, fromDiskCache: true))
+        case .none:
+            // The additional path is a file of the caller's: it may be cold.
+            return additionalCachePathProvider == nil ? .read(nil) : .mustWait
+        case .notResident:
+            return .mustWait
+        }
     }
 
     /// What a disk read found for a key, before it is decoded.
