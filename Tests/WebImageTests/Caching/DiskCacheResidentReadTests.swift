@@ -18,11 +18,19 @@ private func evictFromPageCache(_ path: String) throws {
 }
 
 /// Whether files under the temporary directory live on a tmpfs, whose pages are always in memory
-/// (nothing can be evicted there, so a read never waits).
+/// (nothing can be evicted there, so a read never waits): the file system of the longest mount
+/// point in /proc/mounts that holds it.
 private let temporaryFilesLiveInMemory: Bool = {
-    var info = statfs()
-    let tmpfsMagic = 0x0102_1994
-    return statfs(NSTemporaryDirectory(), &info) == 0 && Int(info.f_type) == tmpfsMagic
+    let directory = URL(fileURLWithPath: NSTemporaryDirectory()).resolvingSymlinksInPath().path
+    guard let mounts = try? String(contentsOfFile: "/proc/mounts", encoding: .utf8) else { return false }
+    let holding = mounts.split(separator: "\n").compactMap { line -> (point: String, type: Substring)? in
+        let fields = line.split(separator: " ")
+        guard fields.count > 2 else { return nil }
+        let point = String(fields[1])
+        let holds = directory == point || directory.hasPrefix(point == "/" ? "/" : point + "/")
+        return holds ? (point, fields[2]) : nil
+    }
+    return holding.max { $0.point.count < $1.point.count }?.type == "tmpfs"
 }()
 
 @Suite("Disk hits the page cache holds are read on a CPU thread; cold ones on the file threads")
