@@ -291,6 +291,11 @@
             help: "Seconds to go on serving after SIGTERM, /health answering 503, before draining (default 0).")
         var drainDelay: String?
 
+        @Option(
+            parsing: .unconditional,
+            help: "Seconds between handing free allocator memory back to the kernel (malloc_trim; default 10).")
+        var freeMemoryInterval: String?
+
         @Flag(
             help: """
                 Start a loopback origin of example images and serve a gallery of signed URLs at / \
@@ -324,6 +329,7 @@
                 "max-animation-frames": maxAnimationFrames, "workers": workers, "queue": queue, "timeout": timeout,
                 "large-source-pixels": largeSourcePixels, "large-source-workers": largeSourceWorkers,
                 "ttl": ttl, "quality": quality, "format-quality": formatQuality, "drain-delay": drainDelay,
+                "free-memory-interval": freeMemoryInterval,
                 "log-format": logFormat, "log-level": logLevel, "metrics-namespace": metricsNamespace,
                 "presets-file": presetsFile, "max-animation-frame-pixels": maxAnimationFramePixels,
                 "max-result-dimension": maxResultDimension, "secret": secret, "path-prefix": pathPrefix,
@@ -411,7 +417,8 @@
             }
             do {
                 try await ImageServer.runUntilSignalled(
-                    app, service: service, drainDelay: options.drainDelay, background: telemetry.services,
+                    app, service: service, drainDelay: options.drainDelay,
+                    background: telemetry.services + [MemoryTrimmer(interval: options.freeMemoryInterval)],
                     logger: logger)
             } catch {
                 await gallery?.stop()

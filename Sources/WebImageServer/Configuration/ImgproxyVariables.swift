@@ -124,7 +124,7 @@
                 ("OPEN_TELEMETRY_CLIENT_KEY", "set OTEL_EXPORTER_OTLP_CLIENT_KEY to a file instead"),
                 ("SO_REUSEPORT", "one process serves every connection"),
                 ("CONCURRENCY", "replaced by IMGPROXY_WORKERS"),
-                ("FREE_MEMORY_INTERVAL", "a Go runtime setting"), ("LOG_MEM_STATS", "a Go runtime setting"),
+                ("LOG_MEM_STATS", "a Go runtime setting"),
                 ("PPROF_BIND", "a Go runtime setting"), ("DOWNLOAD_BUFFER_SIZE", "a Go runtime setting"),
                 ("BUFFER_POOL_CALIBRATION_THRESHOLD", "a Go runtime setting"), ("MALLOC", "a Docker image setting"),
                 ("USE_LINEAR_COLORSPACE", "a libvips setting"), ("DISABLE_SHRINK_ON_LOAD", "a libvips setting"),

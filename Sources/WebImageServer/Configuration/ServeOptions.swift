@@ -18,6 +18,8 @@
         package var host = "127.0.0.1"
         package var port = 8080
         package var drainDelay: Duration = .zero
+        /// How often free allocator memory goes back to the kernel (``MemoryTrimmer``).
+        package var freeMemoryInterval: Duration = .seconds(10)
         package var demo = false
         package var logFormat = LogFormat.text
         package var logLevel = Logger.Level.info
@@ -144,6 +146,12 @@
             port = try settings.integer("port", in: 0...65_535, "a port number within 0...65535") ?? port
             let drain = try settings.seconds("drain-delay", in: 0...3600, "a number of seconds within 0...3600") ?? 0
             drainDelay = Duration(clampingSeconds: drain)
+            if let interval = try settings.seconds(
+                "free-memory-interval", in: Double.leastNonzeroMagnitude...86_400,
+                "a number of seconds above 0 and at most 86400")
+            {
+                freeMemoryInterval = Duration(clampingSeconds: interval)
+            }
             demo = try settings.bool("demo") ?? false
             try readLogging(settings)
             if let namespace = try settings.value("metrics-namespace") {

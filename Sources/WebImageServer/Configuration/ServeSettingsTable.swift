@@ -139,6 +139,7 @@
                 "allowed-info-option", variable: "WEBIMAGE_ALLOWED_INFO_OPTIONS",
                 imgproxy: .same("IMGPROXY_ALLOWED_INFO_OPTIONS")),
             ServeSetting("drain-delay"),
+            ServeSetting("free-memory-interval", imgproxy: .same("IMGPROXY_FREE_MEMORY_INTERVAL")),
             ServeSetting("demo"),
             ServeSetting("s3-endpoint", imgproxy: .cacheS3Endpoint),
             ServeSetting("s3-bucket", imgproxy: .cacheStorage("s3", "IMGPROXY_CACHE_BUCKET")),

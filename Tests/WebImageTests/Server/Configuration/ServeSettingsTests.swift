@@ -36,7 +36,7 @@ struct ServeSettingsTests {
             "IMGPROXY_CACHE_USE": "fs", "IMGPROXY_CACHE_FS_ROOT": "/var/cache/images",
             "IMGPROXY_LOG_FORMAT": "json", "IMGPROXY_LOG_LEVEL": "warn", "IMGPROXY_PROMETHEUS_NAMESPACE": "imgproxy",
             "IMGPROXY_OPEN_TELEMETRY_ENABLE": "true", "IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS": "true",
-            "IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL": "false",
+            "IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL": "false", "IMGPROXY_FREE_MEMORY_INTERVAL": "30",
         ])
         let configuration = options.configuration
         #expect(options.host == "0.0.0.0" && options.port == 9090)
@@ -57,6 +57,7 @@ struct ServeSettingsTests {
         #expect(options.metricsNamespace == "imgproxy")
         #expect(options.imgproxyTraces == true && options.imgproxyMetrics == true)
         #expect(!configuration.propagatesTraceToSources)
+        #expect(options.freeMemoryInterval == .seconds(30))
         #expect(options.notices.isEmpty, "\(options.notices)")
     }
 
@@ -142,6 +143,9 @@ struct ServeSettingsTests {
             (["timeout": "nan"], [:], "--timeout"), (["timeout": "1e308"], [:], "--timeout"),
             ([:], ["WEBIMAGE_TIMEOUT": "0"], "WEBIMAGE_TIMEOUT"), ([:], ["IMGPROXY_TIMEOUT": "-5"], "IMGPROXY_TIMEOUT"),
             (["drain-delay": "inf"], [:], "--drain-delay"), (["quality": "0"], [:], "--quality"),
+            (["free-memory-interval": "0"], [:], "--free-memory-interval"),
+            ([:], ["IMGPROXY_FREE_MEMORY_INTERVAL": "-10"], "IMGPROXY_FREE_MEMORY_INTERVAL"),
+            ([:], ["WEBIMAGE_FREE_MEMORY_INTERVAL": "1e308"], "WEBIMAGE_FREE_MEMORY_INTERVAL"),
             ([:], ["IMGPROXY_QUALITY": "101"], "IMGPROXY_QUALITY"),
             ([:], ["IMGPROXY_FORMAT_QUALITY": "webp=0"], "IMGPROXY_FORMAT_QUALITY"),
             ([:], ["WEBIMAGE_FORMAT_QUALITY": "nope=50"], "WEBIMAGE_FORMAT_QUALITY"),
