@@ -143,6 +143,8 @@ let package = Package(
             name: "WebImageServer",
             dependencies: [
                 "WebImage",
+                // malloc_trim, for the periodic release of free memory.
+                "CWebImageShims",
                 serverOnly("Hummingbird", "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 // The S3 tier's client.

@@ -1,10 +1,7 @@
 #if Server
+    import CWebImageShims
     import ServiceLifecycle
     import WebImage
-
-    #if canImport(Glibc)
-        import Glibc
-    #endif
 
     /// Hands the memory glibc's allocator holds free back to the kernel, once every `interval`
     /// (imgproxy's `IMGPROXY_FREE_MEMORY_INTERVAL`, which calls the same `malloc_trim`).
@@ -39,9 +36,7 @@
 
         /// Returns the allocator's free pages to the kernel (nothing where the C library is not glibc).
         package static func releaseFreeMemory() {
-            #if canImport(Glibc)
-                _ = malloc_trim(0)
-            #endif
+            _ = cwi_release_free_memory()
         }
     }
 #endif
