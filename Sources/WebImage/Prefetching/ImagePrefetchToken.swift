@@ -109,6 +109,7 @@ final class PrefetchJob: Sendable {
             guard !state.ended else { return false }
             state.ended = true
             state.operation = nil
+            state.ticket = nil
             return true
         }
     }

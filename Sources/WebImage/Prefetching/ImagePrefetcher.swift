@@ -119,7 +119,11 @@ public final class ImagePrefetcher: Sendable {
                 guard !tokenState.cancelled else { return nil }
                 tokenState.finished += 1
                 if error != nil { tokenState.skipped += 1 }
-                return (tokenState.finished, tokenState.skipped, tokenState.finished == token.urls.count)
+                let done = tokenState.finished == token.urls.count
+                // Each job holds its token: a finished token lets go of its jobs, or the pair
+                // (and through them this prefetcher and its manager) would never be freed.
+                if done { tokenState.jobs = [] }
+                return (tokenState.finished, tokenState.skipped, done)
             }
             guard let (finished, skipped, done) = counts else { return }
             var summedFinished = 0

@@ -1,0 +1,108 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import WebImageServer
+
+@testable import WebImage
+
+/// Objects are freed once their work ends and their owner lets go: nothing keeps itself alive
+/// through a reference cycle. A leak here grows a long-running process by one object graph per
+/// call (LeakSanitizer found the prefetcher's).
+@Suite("Release: finished work frees what it used")
+struct ReleaseTests {
+    /// Weak references to what a scenario made, to check once the scenario returned.
+    final class Watch: @unchecked Sendable {
+        private let lock = NSLock()
+        private var entries: [(name: String, get: () -> AnyObject?)] = []
+
+        func watch(_ object: AnyObject, _ name: String) {
+            weak let weak = object
+            lock.withLock { entries.append((name, { weak })) }
+        }
+
+        /// The names of the watched objects still alive.
+        var alive: [String] { lock.withLock { entries.filter { $0.get() != nil }.map(\.name) } }
+    }
+
+    @Test("a finished prefetch frees its token, its prefetcher and the manager")
+    func finishedPrefetch() async throws {
+        let watch = Watch()
+        try await {
+            let (manager, loader, _, _) = try ManagerFixtures.make()
+            let urls = try PrefetchFixtures.urls(3, loader: loader)
+            let prefetcher = ImagePrefetcher(manager: manager)
+            let log = PrefetchLog()
+            let token = try #require(prefetcher.prefetchURLs(urls, completed: log.completed))
+            #expect(await settles { log.completions == [.completed(finished: 3, skipped: 0)] })
+            watch.watch(token, "token")
+            watch.watch(prefetcher, "prefetcher")
+            watch.watch(manager, "manager")
+        }()
+        #expect(await eventually { watch.alive.isEmpty }, "still alive: \(watch.alive)")
+    }
+
+    @Test("a prefetch cancelled midway frees its token, its prefetcher and the manager")
+    func cancelledPrefetch() async throws {
+        let watch = Watch()
+        try await {
+            let (manager, loader, _, _) = try ManagerFixtures.make()
+            let urls = try PrefetchFixtures.urls(6, loader: loader, delay: 50)
+            let prefetcher = ImagePrefetcher(manager: manager)
+            prefetcher.maxConcurrentPrefetchCount = 2
+            let token = try #require(prefetcher.prefetchURLs(urls))
+            #expect(await settles { loader.totalRequests >= 1 })
+            token.cancel()
+            #expect(await settles { prefetcher.runningTokenCount == 0 })
+            watch.watch(token, "token")
+            watch.watch(prefetcher, "prefetcher")
+            watch.watch(manager, "manager")
+        }()
+        #expect(await settles { watch.alive.isEmpty }, "still alive: \(watch.alive)")
+    }
+
+    @Test("a downloader and a manager over it are freed after their loads and the shutdown")
+    func downloaderAndManager() async throws {
+        let watch = Watch()
+        try await ManagerOriginFixture.run { fixture in
+            let url = fixture.origin.url(ManagerOriginFixture.pngPath)
+            let loaded = try await fixture.manager.loadImage(with: url)
+            #expect(loaded.image.width > 0)
+            let failed = await DownloaderTestSupport.download(
+                fixture.downloader, fixture.origin.url(ManagerOriginFixture.pngPath + "?status=404"))
+            #expect(failed.error != nil)
+            watch.watch(fixture.manager, "manager")
+            watch.watch(fixture.downloader, "downloader")
+            watch.watch(fixture.cache, "cache")
+        }
+        #expect(await eventually { watch.alive.isEmpty }, "still alive: \(watch.alive)")
+    }
+
+    @Test("a service is freed after it served requests and shut down")
+    func service() async throws {
+        let watch = Watch()
+        var configuration = ServiceConfiguration()
+        configuration.allowsLoopbackSources = true
+        try await withImageService(configuration) { service in
+            try await withOrigin { origin in
+                let source = origin.url("/fixtures/jpeg/photo_800x600.jpg").absoluteString
+                let application = ImageServer.application(service: service, host: "127.0.0.1", port: 0)
+                let failing = origin.url("/fixtures/jpeg/missing.jpg").absoluteString
+                try await application.test(.live) { client in
+                    var statuses: [HTTPResponse.Status] = []
+                    for source in [source, source, failing] {
+                        let status = try await client.execute(uri: "/unsafe/rs:fit:40:40/plain/\(source)", method: .get)
+                        {
+                            $0.status
+                        }
+                        statuses.append(status)
+                    }
+                    #expect(statuses.prefix(2) == [.ok, .ok], "a result made, then served from the result cache")
+                    #expect(statuses.last != .ok, "a failing source")
+                }
+            }
+            watch.watch(service, "service")
+        }
+        #expect(await eventually { watch.alive.isEmpty }, "still alive: \(watch.alive)")
+    }
+}
