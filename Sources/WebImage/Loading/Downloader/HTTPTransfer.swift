@@ -960,6 +960,14 @@ final class BodyBufferPool: Sendable {
         free = Locked(FreeLists(classCount: Self.largestPooledShift - Self.smallestClassShift + 1))
     }
 
+    deinit {
+        // Only a pool nothing holds goes away (each storage holds its pool): what it kept is
+        // unused and goes back to the allocator.
+        free.withLock { lists in
+            for address in lists.stacks.joined() { UnsafeMutableRawPointer(bitPattern: address)?.deallocate() }
+        }
+    }
+
     /// Unused bytes held right now.
     var pooledBytes: Int { free.withLock { $0.bytes } }
 
