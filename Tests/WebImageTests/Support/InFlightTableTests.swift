@@ -94,6 +94,7 @@ struct InFlightTableTests {
         fresh.gate.open()
         #expect(try await second.value() == 2)
         #expect(fresh.runs == 1)
+        abandoned.gate.open()  // its cancelled body may end now; nothing is left suspended
     }
 
     @Test func finishedWorkIsNeverJoinedEvenFromItsOwnCompletion() async throws {
@@ -217,6 +218,7 @@ struct InFlightTableTests {
         await #expect(throws: WebImageError.cancelled) { try await waiter.value }
         #expect(await eventually { work.cancellations == 1 })
         #expect(table.count == 0)
+        work.gate.open()  // its cancelled body may end now; nothing is left suspended
     }
 
     @Test func cancelAllEndsEverySubscriberOfEveryWork() async throws {
@@ -231,5 +233,6 @@ struct InFlightTableTests {
         table.cancelAll()
         #expect(recorders.allSatisfy { $0.result?.error == .cancelled })
         #expect(table.count == 0)
+        for work in works { work.gate.open() }  // their cancelled bodies may end now
     }
 }
