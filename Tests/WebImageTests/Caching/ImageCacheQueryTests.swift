@@ -115,6 +115,8 @@ struct ImageCacheQueryTests {
         for key in ["bad", "text", "truncated"] {
             let result = try await cache.queryImage(forKey: key)
             #expect(result.image == nil && result.cacheType == .none, "\(key)")
+            // The removal is queued on the file threads after the miss is answered.
+            await cache.io.drain()
             #expect(!disk.containsData(forKey: key), "\(key)")
         }
         #expect(memory.count == 0)
