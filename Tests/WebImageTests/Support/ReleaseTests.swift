@@ -78,6 +78,22 @@ struct ReleaseTests {
         #expect(await eventually { watch.alive.isEmpty }, "still alive: \(watch.alive)")
     }
 
+    @Test("a prefix download lets go of its subscription, whether the prefix sufficed or the body ended")
+    func prefixDownload() async throws {
+        try await DownloaderTestSupport.withOrigin { origin, downloader in
+            let path = DownloaderTestSupport.jpegPath
+            let size = try DownloaderTestSupport.fixtureSize("jpeg/photo_800x600.jpg")
+            // Dripped, so that the first bytes suffice long before the body ends.
+            let prefix = try await downloader.downloadPrefix(with: origin.url(path + "?drip=4096:5")) { !$0.isEmpty }
+            #expect(!prefix.isComplete && !prefix.data.isEmpty && prefix.data.count < size)
+            let whole = try await downloader.downloadPrefix(with: origin.url(path)) { _ in false }
+            #expect(whole.isComplete && whole.data.count == size)
+            #expect(
+                await eventually { downloader.transfers.liveSubscriptionCount == 0 },
+                "subscriptions still held: \(downloader.transfers.liveSubscriptionCount)")
+        }
+    }
+
     @Test("a service is freed after it served requests and shut down")
     func service() async throws {
         let watch = Watch()

@@ -65,6 +65,9 @@ extension ImageDownloader {
         }) {
             subscription.cancel()
         }
+        // The subscription's event handler holds `state`: letting go of the subscription here
+        // breaks that cycle, which would otherwise keep both (and the prefix) forever.
+        defer { state.withLock { $0.subscription = nil } }
         let declared = { () -> Int? in
             let value = state.withLock { $0.declared }
             return value >= 0 ? value : nil
