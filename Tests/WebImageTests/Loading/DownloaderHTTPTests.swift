@@ -413,7 +413,11 @@ struct DownloaderHTTPTests {
 
     @Test("An image whose header shows too many pixels is aborted before the whole body arrives")
     func pixelLimitEarlyAbort() async throws {
-        try await Support.withOrigin { origin, downloader in
+        // The origin makes the 1500×1500 PNG before it sends a byte: under AddressSanitizer that
+        // takes longer than the default 15 s without data.
+        var config = ImageDownloaderConfig()
+        config.downloadTimeout = 120
+        try await Support.withOrigin(config: config) { origin, downloader in
             // Distinct URLs for the same image: no caller may join another's transfer.
             func url(_ caller: Int) -> URL {
                 origin.url("/generated/1500x1500.png?seed=7&drip=8192:2&caller=\(caller)")
