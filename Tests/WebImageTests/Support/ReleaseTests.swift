@@ -94,6 +94,21 @@ struct ReleaseTests {
         }
     }
 
+    @Test("a download token that fails before it is handed back keeps no subscription")
+    func downloadRefusedAtOnce() async throws {
+        try await DownloaderTestSupport.withOrigin { origin, downloader in
+            downloader.headersFilter = { _, _ in nil }
+            for index in 0..<50 {
+                let result = await DownloaderTestSupport.download(
+                    downloader, origin.url(DownloaderTestSupport.pngPath + "?n=\(index)"))
+                #expect(result.error?.code == 2000)
+            }
+            #expect(
+                await eventually { downloader.decodes.liveSubscriptionCount == 0 },
+                "subscriptions still held: \(downloader.decodes.liveSubscriptionCount)")
+        }
+    }
+
     @Test("a service is freed after it served requests and shut down")
     func service() async throws {
         let watch = Watch()

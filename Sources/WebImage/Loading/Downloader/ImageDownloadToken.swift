@@ -9,6 +9,8 @@ public final class ImageDownloadToken: ImageLoadingOperation {
         var completion: ImageLoaderCompletion?
         var subscription: ImageDownloader.Decodes.Subscription?
         var cancelled = false
+        /// The result was delivered: the subscription is no longer needed (or kept).
+        var finished = false
         var report = TransferReport()
     }
 
@@ -52,6 +54,9 @@ public final class ImageDownloadToken: ImageLoadingOperation {
 
     func attach(_ subscription: ImageDownloader.Decodes.Subscription) {
         let cancelled = state.withLock { state in
+            // A download that failed at once may have finished before it was attached; its
+            // subscription holds this token (the event handler), so keeping it would be a cycle.
+            guard !state.finished else { return false }
             state.subscription = subscription
             return state.cancelled
         }
@@ -77,6 +82,7 @@ public final class ImageDownloadToken: ImageLoadingOperation {
         let completion = state.withLock { state -> ImageLoaderCompletion? in
             if case .success(let decoded) = result { state.report = decoded.report }
             defer {
+                state.finished = true
                 state.completion = nil
                 state.subscription = nil
             }
