@@ -25,40 +25,44 @@ struct ReleaseTests {
         var alive: [String] { lock.withLock { entries.filter { $0.get() != nil }.map(\.name) } }
     }
 
-    @Test("a finished prefetch frees its token, its prefetcher and the manager")
-    func finishedPrefetch() async throws {
+    /// Runs `scenario` with a prefetcher over a fresh manager, then expects the token it returns,
+    /// the prefetcher and the manager to be freed once the scenario has let go of them.
+    static func expectPrefetchFreed(
+        _ scenario: (ImagePrefetcher, ScriptedLoader) async throws -> ImagePrefetchToken
+    ) async throws {
         let watch = Watch()
         try await {
             let (manager, loader, _, _) = try ManagerFixtures.make()
-            let urls = try PrefetchFixtures.urls(3, loader: loader)
             let prefetcher = ImagePrefetcher(manager: manager)
-            let log = PrefetchLog()
-            let token = try #require(prefetcher.prefetchURLs(urls, completed: log.completed))
-            #expect(await settles { log.completions == [.completed(finished: 3, skipped: 0)] })
-            watch.watch(token, "token")
-            watch.watch(prefetcher, "prefetcher")
-            watch.watch(manager, "manager")
-        }()
-        #expect(await eventually { watch.alive.isEmpty }, "still alive: \(watch.alive)")
-    }
-
-    @Test("a prefetch cancelled midway frees its token, its prefetcher and the manager")
-    func cancelledPrefetch() async throws {
-        let watch = Watch()
-        try await {
-            let (manager, loader, _, _) = try ManagerFixtures.make()
-            let urls = try PrefetchFixtures.urls(6, loader: loader, delay: 50)
-            let prefetcher = ImagePrefetcher(manager: manager)
-            prefetcher.maxConcurrentPrefetchCount = 2
-            let token = try #require(prefetcher.prefetchURLs(urls))
-            #expect(await settles { loader.totalRequests >= 1 })
-            token.cancel()
-            #expect(await settles { prefetcher.runningTokenCount == 0 })
+            let token = try await scenario(prefetcher, loader)
             watch.watch(token, "token")
             watch.watch(prefetcher, "prefetcher")
             watch.watch(manager, "manager")
         }()
         #expect(await settles { watch.alive.isEmpty }, "still alive: \(watch.alive)")
+    }
+
+    @Test("a finished prefetch frees its token, its prefetcher and the manager")
+    func finishedPrefetch() async throws {
+        try await Self.expectPrefetchFreed { prefetcher, loader in
+            let log = PrefetchLog()
+            let token = try #require(
+                prefetcher.prefetchURLs(try PrefetchFixtures.urls(3, loader: loader), completed: log.completed))
+            #expect(await settles { log.completions == [.completed(finished: 3, skipped: 0)] })
+            return token
+        }
+    }
+
+    @Test("a prefetch cancelled midway frees its token, its prefetcher and the manager")
+    func cancelledPrefetch() async throws {
+        try await Self.expectPrefetchFreed { prefetcher, loader in
+            prefetcher.maxConcurrentPrefetchCount = 2
+            let token = try #require(prefetcher.prefetchURLs(try PrefetchFixtures.urls(6, loader: loader, delay: 50)))
+            #expect(await settles { loader.totalRequests >= 1 })
+            token.cancel()
+            #expect(await settles { prefetcher.runningTokenCount == 0 })
+            return token
+        }
     }
 
     @Test("a downloader and a manager over it are freed after their loads and the shutdown")
