@@ -65,16 +65,10 @@ struct HostileNumberServiceTests {
     ) async throws {
         var configuration = ServiceConfiguration()
         configuration.allowsLoopbackSources = true
-        try await withImageService(configuration) { service in
-            try await withOrigin { origin in
-                let source = origin.url("/fixtures/jpeg/photo_800x600.jpg").absoluteString
-                let application = ImageServer.application(service: service, host: "127.0.0.1", port: 0)
-                try await application.test(.live) { client in
-                    try await body(client, source)
-                    try await client.execute(uri: "/health", method: .get) { response in
-                        #expect(response.status == .ok, "the server still answers after the table")
-                    }
-                }
+        try await withServingImageService(configuration) { _, client, origin in
+            try await body(client, origin.url("/fixtures/jpeg/photo_800x600.jpg").absoluteString)
+            try await client.execute(uri: "/health", method: .get) { response in
+                #expect(response.status == .ok, "the server still answers after the table")
             }
         }
     }

@@ -118,24 +118,16 @@ struct ReleaseTests {
         let watch = Watch()
         var configuration = ServiceConfiguration()
         configuration.allowsLoopbackSources = true
-        try await withImageService(configuration) { service in
-            try await withOrigin { origin in
-                let source = origin.url("/fixtures/jpeg/photo_800x600.jpg").absoluteString
-                let application = ImageServer.application(service: service, host: "127.0.0.1", port: 0)
-                let failing = origin.url("/fixtures/jpeg/missing.jpg").absoluteString
-                try await application.test(.live) { client in
-                    var statuses: [HTTPResponse.Status] = []
-                    for source in [source, source, failing] {
-                        let status = try await client.execute(uri: "/unsafe/rs:fit:40:40/plain/\(source)", method: .get)
-                        {
-                            $0.status
-                        }
-                        statuses.append(status)
-                    }
-                    #expect(statuses.prefix(2) == [.ok, .ok], "a result made, then served from the result cache")
-                    #expect(statuses.last != .ok, "a failing source")
-                }
+        try await withServingImageService(configuration) { service, client, origin in
+            let source = origin.url("/fixtures/jpeg/photo_800x600.jpg").absoluteString
+            let failing = origin.url("/fixtures/jpeg/missing.jpg").absoluteString
+            var statuses: [HTTPResponse.Status] = []
+            for source in [source, source, failing] {
+                statuses.append(
+                    try await client.execute(uri: "/unsafe/rs:fit:40:40/plain/\(source)", method: .get) { $0.status })
             }
+            #expect(statuses.prefix(2) == [.ok, .ok], "a result made, then served from the result cache")
+            #expect(statuses.last != .ok, "a failing source")
             watch.watch(service, "service")
         }
         #expect(await eventually { watch.alive.isEmpty }, "still alive: \(watch.alive)")
