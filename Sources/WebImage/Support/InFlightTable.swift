@@ -240,6 +240,10 @@ extension InFlightTable {
         /// Whether every subscriber has left.
         package var isAbandoned: Bool { state.withLock { $0.isAbandoned } }
 
+        /// Whether a subscriber present now listens to events: with none, ``send(_:)`` does
+        /// nothing, and work that exists only to make an event can be skipped.
+        package var hasListeners: Bool { state.withLock { !$0.listeners.isEmpty } }
+
         /// Runs `body` in a task of its own, at `priority` (by default the work's), and hands
         /// its result to the subscribers. The task starts on this thread (as `Task.immediate`
         /// does) and leaves it at its first suspension: no trip through the executor's queue to
