@@ -127,6 +127,16 @@ def make_still_bmp():
     return encode(Image.fromarray(rgb, "RGB"), "BMP")
 
 
+def make_icon_ico():
+    """A Windows icon set: 32-bit bitmap entries of 16, 24, 32, 48, 64, 128 and 256 pixels
+    (Pillow scales each from the 256x256 RGBA picture), a soft disc on a transparent ground."""
+    rgb = photo_like(seed=14, width=256, height=256, noise_sigma=4)
+    y, x = np.mgrid[0:256, 0:256]
+    alpha = np.clip((120 - np.hypot(x - 127.5, y - 127.5)) * 8, 0, 255).astype(np.uint8)
+    rgba = np.dstack([rgb, alpha])
+    return encode(Image.fromarray(rgba, "RGBA"), "ICO", bitmap_format="bmp")
+
+
 def animation_frames():
     """20 palette frames: a static banded background, moving discs and a flickering noisy
     patch, so each frame changes only in part (GIF sub-frames, disposal and compositing)."""
@@ -213,6 +223,7 @@ INPUTS = {
     "still.jxl": make_still_jxl,
     "still.tif": make_still_tiff,
     "still.bmp": make_still_bmp,
+    "icon.ico": make_icon_ico,
     "photo-adobe.jpg": make_photo_adobe_jpg,
     "cache.jpg": make_cache_jpg,
     "photo-1mp.png": make_photo_png,

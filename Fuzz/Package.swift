@@ -8,7 +8,7 @@ import PackageDescription
 /// tests replay saved findings through the same bodies.
 let fuzzTargets = [
     "fuzz-format", "fuzz-jpeg", "fuzz-png", "fuzz-apng", "fuzz-gif", "fuzz-webp", "fuzz-avif", "fuzz-heic",
-    "fuzz-jxl", "fuzz-tiff", "fuzz-bmp", "fuzz-cache-entry", "fuzz-service-url",
+    "fuzz-jxl", "fuzz-tiff", "fuzz-bmp", "fuzz-ico", "fuzz-cache-entry", "fuzz-service-url",
 ]
 
 let package = Package(

@@ -187,6 +187,12 @@ def bmp_decode(data):
     return still(lambda im: im.convert("RGBA"))(data)
 
 
+@case("ico-decode", "icon.ico")
+def ico_decode(data):
+    # Pillow opens the largest entry, as ours reads it.
+    return still(lambda im: im.convert("RGBA"))(data)
+
+
 class Encoded:
     """What an encode case returns: the file and the shape of what it holds."""
 

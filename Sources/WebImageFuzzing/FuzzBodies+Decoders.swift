@@ -65,6 +65,8 @@ extension FuzzBodies {
 
     public static func bmp(_ data: Data) -> FuzzReport { exercise(BMPCoder(), with: data) }
 
+    public static func ico(_ data: Data) -> FuzzReport { exercise(ICOCoder(), with: data) }
+
     /// Feeds `data` to `coder` whatever its magic bytes say: a coder must reject what it
     /// cannot read with a typed error too.
     static func exercise(_ coder: some ImageCoding, with data: Data) -> FuzzReport {

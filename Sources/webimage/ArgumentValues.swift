@@ -28,7 +28,7 @@ extension RGBA8: ExpressibleByArgument {
 
 /// Output formats `convert` can write.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case png, jpeg, gif, webp, avif, heic, jxl, tiff, bmp
+    case png, jpeg, gif, webp, avif, heic, jxl, tiff, bmp, ico
 
     var imageFormat: ImageFormat {
         switch self {
@@ -41,6 +41,7 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
         case .jxl: .jpegXL
         case .tiff: .tiff
         case .bmp: .bmp
+        case .ico: .ico
         }
     }
 }

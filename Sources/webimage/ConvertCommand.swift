@@ -7,7 +7,7 @@ struct ConvertCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
         abstract:
-            "Convert an image between formats (PNG and APNG, JPEG, GIF, WebP, AVIF, HEIC, TIFF, BMP), optionally as a thumbnail or transformed.",
+            "Convert an image between formats (PNG and APNG, JPEG, GIF, WebP, AVIF, HEIC, JPEG XL, TIFF, BMP, ICO), optionally as a thumbnail or transformed.",
         discussion: """
             The output format comes from --format, else from the output file's extension. Transforms apply \
             in this order: resize, crop, round corner, rotate, flip, tint, blur; to every frame of an animation. \
@@ -104,7 +104,8 @@ struct ConvertCommand: AsyncParsableCommand {
         let fromExtension = ImageFormat(fileExtension: ext) == .heif ? .heic : ImageFormat(fileExtension: ext)
         guard OutputFormat.allCases.contains(where: { $0.imageFormat == fromExtension }) else {
             throw CommandFailure(
-                "cannot tell the output format from '\(output)'; use --format png|jpeg|gif|webp|avif|heic|jxl|tiff|bmp")
+                "cannot tell the output format from '\(output)'; use --format png|jpeg|gif|webp|avif|heic|jxl|tiff|bmp|ico"
+            )
         }
         return fromExtension
     }

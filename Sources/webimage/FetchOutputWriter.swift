@@ -26,7 +26,7 @@ final class FetchOutputWriter: Sendable {
             bytes = data
             format = ImageFormat(detecting: data)
         } else {
-            let writable: [ImageFormat] = [.png, .jpeg, .gif, .webp, .avif, .heic, .heif, .jpegXL, .tiff, .bmp]
+            let writable: [ImageFormat] = [.png, .jpeg, .gif, .webp, .avif, .heic, .heif, .jpegXL, .tiff, .bmp, .ico]
             format = writable.contains(result.image.format) ? result.image.format : .png
             bytes = try ImageCodersManager.shared.encode(result.image, as: format, options: ImageEncodeOptions())
         }
@@ -66,6 +66,7 @@ final class FetchOutputWriter: Sendable {
         case .jpegXL: "jxl"
         case .tiff: "tif"
         case .bmp: "bmp"
+        case .ico: "ico"
         default: "png"
         }
     }

@@ -43,6 +43,9 @@ let codecCases: [BenchCase] = [
     decodeCase(
         "bmp-decode", input: "still.bmp",
         summary: "2000x1500 24-bit BMP, decode to RGBA (ours in Swift, Pillow's in C)"),
+    decodeCase(
+        "ico-decode", input: "icon.ico",
+        summary: "ICO of seven 32-bit bitmap entries (16 to 256), the 256x256 one decoded to RGBA"),
     iccCostCase(),
     decodeCase(
         "icc-decode-pillow", input: "photo-adobe.jpg",

@@ -17,7 +17,7 @@ extension ImageCodersManager {
         #if TIFF
             coders.append(TIFFCoder())
         #endif
-        return coders + [BMPCoder()]
+        return coders + [BMPCoder(), ICOCoder()]
     }
 
     /// The formats ``builtInCoders`` read and write, in their order. A format missing here (its

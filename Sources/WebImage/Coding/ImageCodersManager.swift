@@ -423,7 +423,8 @@ public struct ImageEncodeOptions: Sendable, Equatable {
 
 extension ImageFormat {
     /// Detects the format from the leading bytes (magic numbers), as SDWebImage's
-    /// `sd_imageFormatForImageData` does, plus AVIF, JPEG XL and more HEIF brands.
+    /// `sd_imageFormatForImageData` does, plus AVIF, JPEG XL, more HEIF brands and ICO (its
+    /// directory header: 0, 1, and an entry count of at least 1).
     ///
     /// SDWebImage decides JPEG, TIFF and BMP from the first byte alone; this follows it, except
     /// that `FF 0A` (a bare JPEG XL code stream) is JPEG XL. Returns ``undefined`` for empty or
@@ -475,8 +476,10 @@ extension ImageFormat {
             if bytes.count >= 12, jxlSignature.indices.allSatisfy({ bytes[$0] == jxlSignature[$0] }) {
                 return .jpegXL
             }
-            guard bytes.count >= 12, matches("ftyp", at: 4) else { return .undefined }
-            return isoBrand(bytes)
+            if bytes.count >= 12, matches("ftyp", at: 4) { return isoBrand(bytes) }
+            // ICO's directory: reserved 0, type 1 (icon), then at least one entry.
+            let isIcon = bytes.count >= 6 && bytes[1] == 0 && bytes[2] == 1 && bytes[3] == 0
+            return isIcon && (bytes[4] != 0 || bytes[5] != 0) ? .ico : .undefined
         case 0x25:
             return matches("%PDF", at: 0) ? .pdf : .undefined
         case 0x3C:

@@ -3,7 +3,7 @@ import Foundation
 /// An encoded image format.
 ///
 /// Raw values match `SDImageFormat` for the formats SDWebImage knows (JPEG 0 … RAW 10);
-/// AVIF and JPEG XL are ours.
+/// AVIF, JPEG XL and ICO are ours.
 public enum ImageFormat: Int, Sendable, CaseIterable, Codable {
     case undefined = -1
     case jpeg = 0
@@ -19,6 +19,7 @@ public enum ImageFormat: Int, Sendable, CaseIterable, Codable {
     case raw = 10
     case avif = 11
     case jpegXL = 12
+    case ico = 13
 
     /// A short lowercase name, as the command line and JSON output spell it.
     public var name: String {
@@ -37,6 +38,7 @@ public enum ImageFormat: Int, Sendable, CaseIterable, Codable {
         case .raw: "raw"
         case .avif: "avif"
         case .jpegXL: "jxl"
+        case .ico: "ico"
         }
     }
 
@@ -67,6 +69,8 @@ public enum ImageFormat: Int, Sendable, CaseIterable, Codable {
         case .raw: "image/x-adobe-dng"
         case .avif: "image/avif"
         case .jpegXL: "image/jxl"
+        // As imgproxy sends it; browsers also know the registered `image/vnd.microsoft.icon`.
+        case .ico: "image/x-icon"
         }
     }
 
@@ -87,6 +91,7 @@ public enum ImageFormat: Int, Sendable, CaseIterable, Codable {
         case .raw: "public.camera-raw-image"
         case .avif: "public.avif"
         case .jpegXL: "public.jxl"
+        case .ico: "com.microsoft.ico"
         }
     }
 
@@ -108,6 +113,7 @@ public enum ImageFormat: Int, Sendable, CaseIterable, Codable {
         case "dng", "nef", "cr2", "arw", "raw": self = .raw
         case "avif": self = .avif
         case "jxl": self = .jpegXL
+        case "ico": self = .ico
         default: self = .undefined
         }
     }
@@ -130,6 +136,10 @@ public enum ImageFormat: Int, Sendable, CaseIterable, Codable {
             } ?? ""
         if bare == "image/jpg" || bare == "image/pjpeg" {
             self = .jpeg
+            return
+        }
+        if bare == "image/vnd.microsoft.icon" {
+            self = .ico
             return
         }
         self = ImageFormat.allCases.first { $0.mimeType == bare } ?? .undefined

@@ -54,7 +54,7 @@
         }
 
         /// The formats the service writes with an alpha channel.
-        static let holdsAlpha: Set<ImageFormat> = [.png, .gif, .webp, .avif, .jpegXL, .tiff, .heic]
+        static let holdsAlpha: Set<ImageFormat> = [.png, .gif, .webp, .avif, .jpegXL, .tiff, .heic, .ico]
         /// The formats the service writes as animations (PNG as APNG).
         static let holdsAnimation: Set<ImageFormat> = [.gif, .webp, .avif, .png, .jpegXL]
 

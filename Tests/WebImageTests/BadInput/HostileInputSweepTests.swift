@@ -75,7 +75,7 @@ struct HostileInputSweepTests {
         let signatures: [[UInt8]] = [
             [0xFF, 0xD8, 0xFF, 0xE0], [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], Array("GIF89a".utf8),
             Array("RIFF\u{40}\0\0\0WEBPVP8 ".utf8), Array("RIFF\u{40}\0\0\0WEBPVP8X".utf8),
-            [0, 0, 0, 0x18] + Array("ftypheic\0\0\0\0mif1heic".utf8),
+            [0, 0, 0, 0x18] + Array("ftypheic\0\0\0\0mif1heic".utf8), [0, 0, 1, 0, 1, 0],
         ]
         for signature in signatures {
             for length in [0, 1, 7, 64, 1000] {

@@ -19,7 +19,7 @@ struct VersionCommandTests {
         #expect(result.status == 0)
         #expect(
             result.standardOutput == """
-                formats: jpeg png gif webp avif heic heif jxl tiff bmp
+                formats: jpeg png gif webp avif heic heif jxl tiff bmp ico
                 traits:  AVIF HEIC JPEGXL TIFF ColorManagement Server
 
                 """)
@@ -27,7 +27,7 @@ struct VersionCommandTests {
         #expect(
             json.standardOutput == """
                 {"version":"\(WebImageVersion.current)","formats":["jpeg","png","gif","webp","avif","heic","heif","jxl",\
-                "tiff","bmp"],"traits":["AVIF","HEIC","JPEGXL","TIFF","ColorManagement","Server"]}
+                "tiff","bmp","ico"],"traits":["AVIF","HEIC","JPEGXL","TIFF","ColorManagement","Server"]}
 
                 """)
     }

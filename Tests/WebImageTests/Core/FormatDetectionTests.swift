@@ -37,6 +37,9 @@ struct FormatDetectionTests {
             (bytes([], "<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>"), .svg),
             (bytes([0xFF, 0x0A, 0xFA]), .jpegXL),
             (bytes([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]), .jpegXL),
+            // ICO: reserved 0, type 1, a count of at least 1.
+            (bytes([0, 0, 1, 0, 1, 0]), .ico),
+            (bytes([0, 0, 1, 0, 0, 1]), .ico),
         ])
     func recognisesSignature(data: Data, expected: ImageFormat) {
         #expect(ImageFormat(detecting: data) == expected)
@@ -50,6 +53,8 @@ struct FormatDetectionTests {
             Data("%PNG".utf8),
             // JPEG XL's container signature with 0x87 spelled in UTF-8 (C2 87), as it once was matched.
             Data([0, 0, 0, 0x0C] + Array("JXL \r\n\u{87}\n".utf8)),
+            // An icon directory of no entries, a cursor (type 2), and one cut before its count.
+            Data([0, 0, 1, 0, 0, 0]), Data([0, 0, 2, 0, 1, 0]), Data([0, 0, 1, 0, 1]),
         ])
     func rejectsUnknownData(data: Data) {
         #expect(ImageFormat(detecting: data) == .undefined)
@@ -70,6 +75,8 @@ struct FormatDetectionTests {
         #expect(ImageFormat(fileExtension: "txt") == .undefined)
         #expect(ImageFormat(mimeType: "image/png; charset=binary") == .png)
         #expect(ImageFormat(mimeType: "image/jpg") == .jpeg)
+        #expect(ImageFormat(mimeType: "image/vnd.microsoft.icon") == .ico)
+        #expect(ImageFormat.ico.mimeType == "image/x-icon" && ImageFormat.ico.name == "ico")
         #expect(ImageFormat(mimeType: "text/html") == .undefined)
         #expect(ImageFormat(typeIdentifier: "com.compuserve.gif") == .gif)
         for format in ImageFormat.allCases where format != .undefined {
@@ -85,5 +92,6 @@ struct FormatDetectionTests {
         #expect(ImageFormat.webp.rawValue == 4)
         #expect(ImageFormat.bmp.rawValue == 9)
         #expect(ImageFormat.raw.rawValue == 10)
+        #expect(ImageFormat.jpegXL.rawValue == 12 && ImageFormat.ico.rawValue == 13)
     }
 }

@@ -7,7 +7,7 @@ import WebImage
 /// An animation written to a format that holds one picture keeps its first frame, as imgproxy's does.
 @Suite("Service processing: animations saved as stills")
 struct AnimationStillTests {
-    @Test(arguments: [ImageFormat.jpeg, .bmp, .jpegXL, .avif, .heic, .tiff, .png, .webp, .gif])
+    @Test(arguments: [ImageFormat.jpeg, .bmp, .jpegXL, .avif, .heic, .tiff, .png, .webp, .gif, .ico])
     func anAnimationSavedAsAStillIsItsFirstFrame(format: ImageFormat) throws {
         guard ImageCodersManager.shared.canEncode(to: format) else { return }
         // Four 4×4 frames: red, blue, red, blue.

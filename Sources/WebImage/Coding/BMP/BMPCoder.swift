@@ -45,7 +45,7 @@ public struct BMPCoder: ImageCoding {
     }
 
     /// Uncompressed and bit-field rows, bottom-up or top-down, into RGBA.
-    private static func decodeRows(
+    static func decodeRows(
         _ bytes: UnsafeRawBufferPointer, header: BMPHeader, into buffer: UnsafeMutableBufferPointer<UInt8>
     ) throws(WebImageError) {
         let rowBytes = header.rowBytes

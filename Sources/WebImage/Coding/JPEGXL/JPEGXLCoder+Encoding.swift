@@ -8,7 +8,8 @@
         /// mathematically lossless (`options.lossless`: modular, original colour space); gray when every
         /// frame is gray (``ImageEncodeOptions/writesGrayscale``). The upright
         /// pixels are encoded, scaled down to fit `maxPixelSize`; an animation keeps its frame
-        /// durations (in milliseconds) and loop count unless `firstFrameOnly`.
+        /// durations (in milliseconds; a frame without one shows for 100 ms, as libjxl would
+        /// otherwise hide it behind the next) and loop count unless `firstFrameOnly`.
         /// ``ImageEncodeOptions/keptMetadata`` goes into the ICC profile and `Exif` and `xml ` boxes.
         public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError)
             -> Data

@@ -46,7 +46,7 @@
                 if frames.count > 1 {
                     var header = JxlFrameHeader()
                     JxlEncoderInitFrameHeader(&header)
-                    header.duration = UInt32(clamping: frame.duration * 1000, rounding: .toNearestOrAwayFromZero)
+                    header.duration = displayTicks(frame.duration)
                     try check(
                         JxlEncoderSetFrameHeader(frameSettings, &header), encoder, "setting frame \(index)'s header")
                 }
@@ -56,6 +56,15 @@
             }
             JxlEncoderCloseInput(encoder)
             return try collectOutput(encoder)
+        }
+
+        /// A frame's duration in milliseconds (the ticks the header sets). A frame of 0 ticks is
+        /// not shown in a JPEG XL animation: libjxl composites it into the next one as a layer, so
+        /// a run of them (a TIFF's pages, frames made without durations) would show only the last.
+        /// Such a frame gets 100 ms, what players give a GIF, APNG or WebP frame without a delay.
+        static func displayTicks(_ duration: Double) -> UInt32 {
+            let ticks = UInt32(clamping: duration * 1000, rounding: .toNearestOrAwayFromZero)
+            return ticks == 0 ? 100 : ticks
         }
 
         /// The ICC profile kept from the source, or sRGB. A profile libjxl cannot parse is left out
