@@ -2,8 +2,8 @@ import Foundation
 import NIOCore
 
 // Where work waits and which threads run it: `SlotQueue` (a bounded number of slots, a line by
-// priority with deadlines) and the thread pools that run CPU work and the downloader's timers off
-// the cooperative pool.
+// priority with deadlines) and the thread pools that run CPU and network work off the
+// cooperative pool.
 
 /// A fixed number of slots, the line of jobs waiting for one, and the tasks that run them: the
 /// library's one queue. The downloader's transfers wait here for one of its
@@ -518,12 +518,10 @@ struct WaitingLine {
 ///   there through ``run(_:)``, which makes the pool the calling task's executor for the body
 ///   (`withTaskExecutorPreference`). The manager's decode and transform stages, the downloader's
 ///   decodes and the image service's processing all run this way.
-/// - ``timers``, one thread, for the downloader's idle-timeout monitor: it fires when a
-///   transfer's bytes stopped coming, and never late because a host app blocks Swift's
-///   cooperative pool.
-///
-/// The transfers themselves, their body streams and every other await run on the cooperative
-/// pool, which CPU work leaves to them.
+/// - ``network``, two threads, for what must never wait behind CPU work or behind a host app
+///   that blocks Swift's cooperative pool: the downloader's transfers (their body streams) and
+///   its idle-timeout monitor. A timeout then fires when it is due, and never because the
+///   bytes that arrived in time could not be looked at.
 ///
 /// **No nested parallelism under load.** Work that could split an image across cores asks
 /// ``concurrentPerform(iterations:_:)``, which borrows only threads of the pool that stand idle
@@ -538,8 +536,8 @@ package final class ThreadPoolExecutor: TaskExecutor, @unchecked Sendable {
     /// The CPU threads, one per core.
     package static let cpu = ThreadPoolExecutor(threads: ProcessInfo.processInfo.activeProcessorCount, name: "cpu")
 
-    /// The timer thread: the downloader's idle-timeout monitor.
-    package static let timers = ThreadPoolExecutor(threads: 1, name: "timers")
+    /// The network threads: transfers and their timers.
+    package static let network = ThreadPoolExecutor(threads: 2, name: "net")
 
     /// The pool running the current task's ``run(_:)`` body, if any.
     @TaskLocal package static var current: ThreadPoolExecutor?
@@ -569,7 +567,7 @@ package final class ThreadPoolExecutor: TaskExecutor, @unchecked Sendable {
     private var state = State()
 
     /// A pool of `threads` threads (at least 1), named `webimage-<name>-<n>`. They live until
-    /// ``shutdown()``; ``cpu`` and ``timers`` live as long as the process.
+    /// ``shutdown()``; ``cpu`` and ``network`` live as long as the process.
     package init(threads: Int, name: String) {
         threadCount = max(1, threads)
         for index in 0..<threadCount {

@@ -440,10 +440,11 @@ final class IdleTimeouts: Sendable {
             defer { state.monitorRunning = true }
             return (state.nextID, !state.monitorRunning)
         }
-        // On a thread of its own: CPU work runs on the CPU threads and the transfers on the
-        // cooperative pool, and a host that blocks that pool cannot make a timeout fire late.
+        // On the network threads, with the transfers whose bodies it watches: neither waits
+        // behind CPU work (that runs on the CPU threads) or a host that blocks Swift's
+        // cooperative pool, so an attempt is called idle only when its bytes stopped coming.
         if startMonitor {
-            Task.detached(executorPreference: ThreadPoolExecutor.timers, priority: .low) { [self] in await monitor() }
+            Task.detached(executorPreference: ThreadPoolExecutor.network, priority: .low) { [self] in await monitor() }
         }
         return id
     }

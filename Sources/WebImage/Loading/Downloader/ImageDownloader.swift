@@ -57,12 +57,14 @@ public final class ImageDownloader: Sendable {
         self.config = config
         self.isShared = isShared
         state = Locked(State(headers: config.httpHeaders))
-        // Transfers run on Swift's cooperative pool, which CPU work (on ThreadPoolExecutor.cpu)
-        // leaves to I/O: a transfer is awaiting its bytes nearly all the time. Running them on
-        // threads of their own instead cost a thread switch into and out of that pool for every
-        // body chunk and completion, 1.5 times AsyncHTTPClient's time for 100 KB downloads.
+        // Transfers run on the network threads: their body streams and timeouts never wait behind
+        // CPU work, or behind a host that blocks Swift's cooperative pool (its idle timeout looks
+        // at the bytes the transfer has taken, so a starved transfer would look idle). Running
+        // them on the cooperative pool instead halved the thread switches per download, but
+        // tests that decode on that pool then starved transfers into false idle timeouts.
         queue = SlotQueue(
-            slots: config.maxConcurrentDownloads, order: config.executionOrder == .lifo ? .lifo : .fifo)
+            slots: config.maxConcurrentDownloads, order: config.executionOrder == .lifo ? .lifo : .fifo,
+            executor: ThreadPoolExecutor.network)
         let configuration = Self.clientConfiguration(config)
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         pinnedClients = PinnedClients(configuration: configuration)
