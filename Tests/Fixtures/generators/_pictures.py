@@ -1,5 +1,6 @@
-"""Pictures several generators encode alike (not a generator itself: generate.py skips names
-starting with `_`). Each returns a fresh numpy array, so a caller may draw on it."""
+"""Pictures several generators encode alike, and the bit packing their formats share (not a
+generator itself: generate.py skips names starting with `_`). Each picture is a fresh numpy
+array, so a caller may draw on it."""
 import numpy as np
 
 
@@ -44,3 +45,18 @@ def rotated():
     stored[0:8, 0:12] = (255, 0, 0)
     stored[24:32, 36:48] = (0, 0, 255)
     return stored
+
+
+def pack_bits(values, bits):
+    """Values of `bits` bits (1, 2, 4 or 8) packed most significant first, the last byte padded
+    with zero bits: a row of low-depth PNG samples or of bitmap palette indices and masks."""
+    out, acc, filled = bytearray(), 0, 0
+    for value in values:
+        acc = (acc << bits) | int(value)
+        filled += bits
+        if filled == 8:
+            out.append(acc)
+            acc, filled = 0, 0
+    if filled:
+        out.append(acc << (8 - filled))
+    return bytes(out)

@@ -19,7 +19,7 @@ import struct
 import numpy as np
 from PIL import Image
 
-from _pictures import gradient, photo
+from _pictures import gradient, pack_bits, photo
 
 
 def _picture_rgba(size, seed):
@@ -37,19 +37,6 @@ def _mask(width, height, seed):
     return hidden
 
 
-def _pack(indices_row, bits):
-    out, acc, filled = bytearray(), 0, 0
-    for value in indices_row:
-        acc = (acc << bits) | int(value)
-        filled += bits
-        if filled == 8:
-            out.append(acc)
-            acc, filled = 0, 0
-    if filled:
-        out.append(acc << (8 - filled))
-    return bytes(out)
-
-
 def _padded(row, size):
     return row + b"\0" * (size - len(row))
 
@@ -60,7 +47,7 @@ def _dib(width, height, bits, rows_top_down, hidden, palette=b"", colors_used=0)
     row_bytes = (width * bits + 31) // 32 * 4
     mask_bytes = (width + 31) // 32 * 4
     pixels = b"".join(_padded(row, row_bytes) for row in reversed(rows_top_down))
-    mask = b"".join(_padded(_pack(hidden[y].astype(int), 1), mask_bytes) for y in reversed(range(height)))
+    mask = b"".join(_padded(pack_bits(hidden[y].astype(int), 1), mask_bytes) for y in reversed(range(height)))
     header = struct.pack("<IiiHHIIiiII", 40, width, height * 2, 1, bits, 0, len(pixels) + len(mask),
                          0, 0, colors_used, 0)
     return header + palette + pixels + mask
@@ -98,7 +85,7 @@ def _bmp24(width, height, seed):
 
 def _bmp_indexed(width, height, bits, count, seed):
     indices = _indexed(width, height, count, seed)
-    rows = [_pack(indices[y], bits) for y in range(height)]
+    rows = [pack_bits(indices[y], bits) for y in range(height)]
     colours = _colours(count, seed)
     colors_used = count if count < (1 << bits) else 0
     return _dib(width, height, bits, rows, _mask(width, height, seed), _palette(colours), colors_used)

@@ -14,6 +14,8 @@ import zlib
 import numpy as np
 from PIL import Image
 
+from _pictures import pack_bits
+
 WIDTH, HEIGHT = 11, 7  # odd sizes: partial bytes at low depths, partial Adam7 passes
 ADAM7 = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
 CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
@@ -28,16 +30,7 @@ def pack_row(samples, depth: int) -> bytes:
         return b"".join(struct.pack(">H", s) for s in samples)
     if depth == 8:
         return bytes(samples)
-    out, acc, bits = bytearray(), 0, 0
-    for s in samples:
-        acc = (acc << depth) | s
-        bits += depth
-        if bits == 8:
-            out.append(acc)
-            acc, bits = 0, 0
-    if bits:
-        out.append(acc << (8 - bits))
-    return bytes(out)
+    return pack_bits(samples, depth)
 
 
 def raw_scanlines(samples, depth: int, interlaced: bool) -> bytes:
