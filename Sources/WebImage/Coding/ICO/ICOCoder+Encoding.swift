@@ -15,14 +15,11 @@ extension ICOCoder {
             ? PixelSize(width: min(options.maxPixelSize.width, limit), height: min(options.maxPixelSize.height, limit))
             : PixelSize(width: limit, height: limit)
         let png = [UInt8](try PNGCoder().encode(image, as: .png, options: pngOptions))
-        guard png.count >= 26, png.count <= Int(UInt32.max) - 22 else {
-            throw .encodingFailed("the PNG for the ICO entry is \(png.count) bytes")
+        guard png.count <= Int(UInt32.max) - 22,
+            let (width, height, bitsPerPixel) = png.withUnsafeBytes({ ICODirectory.pngHeader($0) })
+        else {
+            throw .encodingFailed("the PNG for the ICO entry (\(png.count) bytes) has no IHDR header")
         }
-        func u32BigEndian(_ at: Int) -> Int { (0..<4).reduce(0) { $0 << 8 | Int(png[at + $1]) } }
-        let width = u32BigEndian(16)
-        let height = u32BigEndian(20)
-        let channels = [2: 3, 4: 2, 6: 4][Int(png[25])] ?? 1
-        let bitsPerPixel = Int(png[24]) * channels
         var out: [UInt8] = [0, 0, 1, 0, 1, 0]
         func u16(_ value: Int) { out += [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
         func u32(_ value: Int) { out += (0..<4).map { UInt8(value >> (8 * $0) & 0xFF) } }

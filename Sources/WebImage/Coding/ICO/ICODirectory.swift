@@ -96,21 +96,17 @@ struct ICODirectory {
     private static func entry(_ index: Int, _ payload: UnsafeRawBufferPointer, range: Range<Int>)
         throws(WebImageError) -> Entry
     {
-        func u32BigEndian(_ at: Int) -> Int { (0..<4).reduce(0) { $0 << 8 | Int(payload[at + $1]) } }
         func u32(_ at: Int) -> UInt32 { (0..<4).reduce(0) { $0 | UInt32(payload[at + $1]) << (8 * $1) } }
         if payload.starts(with: PNGChunkScan.signature) {
-            guard payload.count >= 26, payload[12..<16].elementsEqual("IHDR".utf8) else {
+            guard let header = pngHeader(payload) else {
                 throw .badImageData("ICO image \(index) is a PNG without its IHDR header")
             }
-            let width = u32BigEndian(16)
-            let height = u32BigEndian(20)
-            guard width > 0, height > 0 else {
-                throw .badImageData("ICO image \(index) claims a size of \(width)x\(height) pixels")
+            guard header.width > 0, header.height > 0 else {
+                throw .badImageData("ICO image \(index) claims a size of \(header.width)x\(header.height) pixels")
             }
-            let channels = [2: 3, 4: 2, 6: 4][Int(payload[25])] ?? 1
             return Entry(
-                range: range, payload: .png, width: width, height: height,
-                bitsPerPixel: Int(payload[24]) * channels)
+                range: range, payload: .png, width: header.width, height: header.height,
+                bitsPerPixel: header.bitsPerPixel)
         }
         // BITMAPINFOHEADER or a later one (the sizes the BMP decoder reads), whole.
         guard payload.count >= 16, [40, 52, 56, 64, 108, 124].contains(u32(0)), payload.count >= u32(0) else {
@@ -127,5 +123,14 @@ struct ICODirectory {
             throw .badImageData("ICO image \(index) has bitmap pixels of \(bits) bits")
         }
         return Entry(range: range, payload: .bitmap, width: width, height: height, bitsPerPixel: bits)
+    }
+
+    /// A PNG's size and bits per pixel (its bit depth times its channels) from its IHDR chunk,
+    /// which leads every PNG; nil if the bytes are too short or another chunk comes first.
+    static func pngHeader(_ png: UnsafeRawBufferPointer) -> (width: Int, height: Int, bitsPerPixel: Int)? {
+        guard png.count >= 26, png[12..<16].elementsEqual("IHDR".utf8) else { return nil }
+        func u32BigEndian(_ at: Int) -> Int { (0..<4).reduce(0) { $0 << 8 | Int(png[at + $1]) } }
+        let channels = [2: 3, 4: 2, 6: 4][Int(png[25])] ?? 1
+        return (u32BigEndian(16), u32BigEndian(20), Int(png[24]) * channels)
     }
 }
