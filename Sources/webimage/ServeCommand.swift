@@ -260,6 +260,13 @@
                 valueName: "BOOL"))
         var enforceThumbnail: String?
 
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
+                "Keep a source's 16 bits per channel in PNG, TIFF, AVIF and JPEG XL results, unless the URL says (default false).",
+                valueName: "BOOL"))
+        var preserveHdr: String?
+
         @Option(help: ArgumentHelp("A file of presets, one NAME=OPTIONS per line.", valueName: "PATH"))
         var presetsFile: String?
 
@@ -340,7 +347,7 @@
                 "fallback-image-path": fallbackImagePath, "fallback-image-data": fallbackImageData,
                 "fallback-image-url": fallbackImageURL, "fallback-image-status": fallbackImageStatus,
                 "fallback-image-ttl": fallbackImageTTL,
-                "keep-copyright": keepCopyright, "enforce-thumbnail": enforceThumbnail,
+                "keep-copyright": keepCopyright, "enforce-thumbnail": enforceThumbnail, "preserve-hdr": preserveHdr,
                 "info-presets-file": infoPresetsFile, "info-only-presets": infoOnlyPresets,
             ]
             let switches = [

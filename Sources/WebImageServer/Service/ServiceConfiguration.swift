@@ -77,6 +77,9 @@
         /// Whether HEIC and AVIF sources are decoded from their embedded thumbnail when the URL does
         /// not say (`enforce_thumbnail`; imgproxy's `IMGPROXY_ENFORCE_THUMBNAIL`, false by default).
         public var enforcesThumbnail = false
+        /// Whether a request keeps a deep source's 16 bits per channel when its URL does not say
+        /// (`preserve_hdr`; imgproxy's `IMGPROXY_PRESERVE_HDR`, false by default).
+        public var preservesHDR = false
         /// Quality for lossy output when the URL gives none (imgproxy's `IMGPROXY_QUALITY`).
         public var defaultQuality = 80
         /// Per-format defaults that win over ``defaultQuality`` (imgproxy: WebP 79, AVIF 63).
