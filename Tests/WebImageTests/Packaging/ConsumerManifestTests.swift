@@ -24,7 +24,7 @@ struct ConsumerManifestTests {
         for probe in ["FileManager", "ProcessInfo", "import Foundation", "environment"] {
             #expect(!manifest.contains(probe), "Package.swift uses \(probe)")
         }
-        for trait in ["AVIF", "HEIC", "JPEGXL", "TIFF", "ColorManagement"] {
+        for trait in ["AVIF", "HEIC", "JPEGXL", "TIFF", "SVG", "ColorManagement"] {
             #expect(manifest.contains("(\"\(trait)\", \"C"), "no trait \(trait) in Package.swift")
         }
         #expect(manifest.contains("let serverTrait = \"Server\""))
