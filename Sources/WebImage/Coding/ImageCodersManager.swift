@@ -423,7 +423,9 @@ public struct ImageEncodeOptions: Sendable, Equatable {
 
 extension ImageFormat {
     /// Detects the format from the leading bytes (magic numbers), as SDWebImage's
-    /// `sd_imageFormatForImageData` does, plus AVIF, JPEG XL and more HEIF brands.
+    /// `sd_imageFormatForImageData` does, plus AVIF, JPEG XL and more HEIF brands, and SVG by
+    /// its start (a byte order mark, white space, an XML declaration, comments and a document
+    /// type declaration before `<svg`) as well as by SDWebImage's `</svg>` near the end.
     ///
     /// SDWebImage decides JPEG, TIFF and BMP from the first byte alone; this follows it, except
     /// that `FF 0A` (a bare JPEG XL code stream) is JPEG XL. Returns ``undefined`` for empty or
@@ -479,7 +481,10 @@ extension ImageFormat {
             return isoBrand(bytes)
         case 0x25:
             return matches("%PDF", at: 0) ? .pdf : .undefined
-        case 0x3C:
+        case 0x3C, 0xEF, 0x09, 0x0A, 0x0D, 0x20:
+            if SVGSniffing.isSVG(bytes) { return .svg }
+            guard first == 0x3C else { return .undefined }
+            // SDWebImage's test: markup that ends with `</svg>` in its last 100 bytes.
             let tail = bytes.count > 100 ? UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - 100)...]) : bytes
             let marker = Array("</svg>".utf8)
             guard tail.count >= marker.count else { return .undefined }
