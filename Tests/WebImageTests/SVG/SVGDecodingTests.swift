@@ -91,17 +91,19 @@
             }
         }
 
-        @Test func anOpaqueDrawingHasNoAlphaAndATransparentOneHas() throws {
+        @Test func theCanvasIsTransparentSoAlphaIsAlwaysThereAndColourIsStraight() throws {
             let opaque = try SVGCoder().decode(
                 SVGFixtures.svg(#"width="8" height="8""#, ##"<rect width="8" height="8" fill="#123456"/>"##),
                 options: ImageDecodeOptions())
-            #expect(!opaque.hasAlpha && opaque.bitmap[3, 3] == RGBA8(r: 0x12, g: 0x34, b: 0x56, a: 255))
+            #expect(opaque.hasAlpha && !opaque.bitmap.containsTransparency)
+            #expect(opaque.bitmap[3, 3] == RGBA8(r: 0x12, g: 0x34, b: 0x56, a: 255))
             let translucent = try SVGCoder().decode(
                 SVGFixtures.svg(
-                    #"width="8" height="8""#, ##"<rect width="8" height="8" fill="#ff0000" fill-opacity="0.5"/>"##),
+                    #"width="8" height="8""#, ##"<rect width="4" height="8" fill="#ff0000" fill-opacity="0.5"/>"##),
                 options: ImageDecodeOptions())
-            let pixel = translucent.bitmap[3, 3]
-            #expect(translucent.hasAlpha && pixel.r == 255 && pixel.g == 0 && abs(Int(pixel.a) - 128) <= 1)
+            let pixel = translucent.bitmap[1, 3]
+            #expect(pixel.r == 255 && pixel.g == 0 && pixel.b == 0 && abs(Int(pixel.a) - 128) <= 1)
+            #expect(translucent.bitmap[6, 3] == .clear)
         }
 
         @Test func theScaleFactorIsKeptAndNothingIsEncoded() throws {

@@ -10,7 +10,9 @@
     /// given; a document with neither is refused. A ``ImageDecodeOptions/thumbnailPixelSize``
     /// renders at that size, larger than the document's too, as SDWebImage's SVG coder does:
     /// drawn at the size wanted, never scaled up from a small raster. The pixels come out with
-    /// straight alpha, and ``Image/hasAlpha`` says whether any of them is transparent.
+    /// straight alpha; a document is drawn on a transparent canvas, so ``Image/hasAlpha`` and
+    /// ``ImageInfo/hasAlpha`` are always true (an image service then writes PNG, not JPEG, when
+    /// no format is asked for, as imgproxy does).
     ///
     /// Nothing outside the document is read: librsvg is given no base address, so it loads no
     /// `http:`, `https:` or `file:` reference, and `data:` addresses must hold images or fonts.
@@ -45,8 +47,7 @@
 
         public func canEncode(to format: ImageFormat) -> Bool { false }
 
-        /// The document's own size, read without rendering. Transparency cannot be known without
-        /// rendering, so ``ImageInfo/hasAlpha`` is always true.
+        /// The document's own size, read without rendering.
         public func imageInfo(for data: Data) throws(WebImageError) -> ImageInfo {
             let size = try load(data) { handle throws(WebImageError) in try handle.intrinsicSize().pixelSize() }
             return ImageInfo(format: .svg, width: size.width, height: size.height, hasAlpha: true)
@@ -69,8 +70,7 @@
                 return (bitmap, natural)
             }
             return Image(
-                bitmap: bitmap, scale: scale, format: .svg, hasAlpha: bitmap.containsTransparency,
-                isThumbnail: bitmap.size != natural)
+                bitmap: bitmap, scale: scale, format: .svg, hasAlpha: true, isThumbnail: bitmap.size != natural)
         }
 
         public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError)
