@@ -146,8 +146,9 @@ public struct ImageDecodeOptions: Sendable, Equatable {
     public var scaleFactor: Double = 1
     /// With a thumbnail size: fit inside it keeping the aspect ratio (default), or stretch to it.
     public var preserveAspectRatio = true
-    /// Decode no larger than this (0×0 = full size). Never upscales. For JPEG the decoder
-    /// reduces in the DCT first, then resamples.
+    /// Decode no larger than this (0×0 = full size). Never upscales a raster (an SVG is drawn
+    /// at this size, larger than its own too). For JPEG the decoder reduces in the DCT first,
+    /// then resamples.
     public var thumbnailPixelSize: PixelSize = .zero
     /// Decode only the first frame of an animation, as a still image.
     public var firstFrameOnly = false
