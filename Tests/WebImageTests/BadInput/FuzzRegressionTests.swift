@@ -10,7 +10,7 @@ struct FuzzRegressionTests {
     static let bodies: [String: @Sendable (Data) -> FuzzReport] = [
         "format": FuzzBodies.format, "jpeg": FuzzBodies.jpeg, "png": FuzzBodies.png, "apng": FuzzBodies.apng,
         "gif": FuzzBodies.gif, "webp": FuzzBodies.webp, "avif": FuzzBodies.avif, "heic": FuzzBodies.heic,
-        "jxl": FuzzBodies.jxl, "tiff": FuzzBodies.tiff, "bmp": FuzzBodies.bmp,
+        "jxl": FuzzBodies.jxl, "tiff": FuzzBodies.tiff, "bmp": FuzzBodies.bmp, "svg": FuzzBodies.svg,
         "cache-entry": FuzzBodies.cacheEntry,
         "service-url": FuzzBodies.serviceURL,
     ]
@@ -35,7 +35,7 @@ struct FuzzRegressionTests {
     static func seeds(for target: String) -> [URL] {
         let fixtures: (folders: [String], extensions: Set<String>)? =
             switch target {
-            case "format": ([""], ["jpg", "png", "gif", "webp", "avif", "heic", "jxl", "tif", "bmp", "bin"])
+            case "format": ([""], ["jpg", "png", "gif", "webp", "avif", "heic", "jxl", "tif", "bmp", "svg", "bin"])
             case "jpeg": (["jpeg", "metadata"], ["jpg"])
             case "png": (["png", "metadata"], ["png", "bin"])
             case "apng": (["apng"], ["png"])
@@ -46,6 +46,7 @@ struct FuzzRegressionTests {
             case "jxl": (["jxl"], ["jxl"])
             case "tiff": (["tiff"], ["tif"])
             case "bmp": (["bmp"], ["bmp"])
+            case "svg": (["svg"], ["svg"])
             default: nil
             }
         var urls: [URL] = []
