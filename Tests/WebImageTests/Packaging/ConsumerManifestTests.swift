@@ -53,7 +53,7 @@ struct ConsumerManifestTests {
         let entries = try FileManager.default.contentsOfDirectory(
             at: PackagingFilesTests.root.appendingPathComponent("Fuzz"), includingPropertiesForKeys: nil
         ).map(\.lastPathComponent).filter { $0.hasPrefix("fuzz-") }
-        #expect(entries.count == 13)
+        #expect(entries.count == 14)
         for entry in entries {
             #expect(fuzzManifest.contains("\"\(entry)\""), "\(entry) is not a target of Fuzz/Package.swift")
         }
