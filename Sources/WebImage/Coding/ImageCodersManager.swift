@@ -101,9 +101,11 @@ public final class ImageCodersManager: ProgressiveImageCoding, AnimatedImageCodi
         return ColorManagement.provider(provider, profile: MetadataProbe.iccProfile(in: data), options: options)
     }
 
-    /// SDWebImage's choice of format when an image must be encoded without one.
+    /// SDWebImage's choice of format when an image must be encoded without one: the image's
+    /// own, else GIF for an animation, PNG with alpha and JPEG otherwise. An SVG is drawn, never
+    /// written, so a decoded SVG (which has alpha) is written as PNG.
     public static func defaultEncodingFormat(for image: Image) -> ImageFormat {
-        if image.format != .undefined { return image.format }
+        if image.format != .undefined, image.format != .svg { return image.format }
         if image.isAnimated { return .gif }
         return image.hasAlpha ? .png : .jpeg
     }

@@ -115,6 +115,15 @@
             }
         }
 
+        @Test func anSVGImageEncodedWithoutAFormatIsWrittenAsPNG() throws {
+            let image = try SVGFixtures.decode(try SVGFixtures.data("shapes"))
+            #expect(ImageCodersManager.defaultEncodingFormat(for: image) == .png)
+            // As the image cache writes an image stored without its bytes.
+            let stored = try ImageCache.encodeForDisk(image, coder: nil, options: ImageEncodeOptions())
+            let decoded = try ImageCodersManager.shared.decode(stored, options: ImageDecodeOptions())
+            #expect(decoded.format == .png && decoded.bitmap == image.bitmap)
+        }
+
         @Test func svgIsRecognisedByItsStart() {
             let documents = [
                 "<svg/>", "\u{FEFF}<svg xmlns='http://www.w3.org/2000/svg'/>", "\n  <svg>",

@@ -85,6 +85,21 @@
             #expect(throws: Never.self) { try SVGCoder().imageInfo(for: allowed) }
         }
 
+        @Test func referencesAroundManyNamedElementsAreRefusedBeforeTheyCostMemory() {
+            // Each <use> is recorded once for every element with an id around it: 250 levels
+            // around 4,100 uses would be a million records from 80 kB.
+            let open = (0..<250).map { "<g id=\"g\($0)\">" }.joined()
+            let uses = String(repeating: #"<use href="#r"/>"#, count: 4100)
+            let body = #"<defs><rect id="r" width="1" height="1"/></defs>"# + open + uses
+                + String(repeating: "</g>", count: 250)
+            let data = SVGFixtures.svg(#"width="10" height="10""#, body)
+            let (error, elapsed) = Self.timedError { () throws(WebImageError) in
+                try SVGCoder().imageInfo(for: data)
+            }
+            #expect(error?.message.contains("more <use> references than can be checked") == true)
+            #expect(elapsed < Self.fast, "\(elapsed)")
+        }
+
         @Test func aHugeViewBoxFailsOnThePixelLimitBeforeAnyPixelIsAllocated() throws {
             let data = SVGFixtures.svg(#"viewBox="0 0 100000 100000""#, #"<rect width="100000" height="100000"/>"#)
             let (error, elapsed) = Self.timedError { () throws(WebImageError) in

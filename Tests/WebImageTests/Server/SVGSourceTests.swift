@@ -73,7 +73,9 @@
         }
 
         @Test func aFormatInTheURLRasterisesAtTheDocumentsOwnSize() async throws {
-            try await ImageServiceTests.withService(disk: false) { service, origin, _ in
+            // One worker: reading the SVG and drawing it take one admission, not two.
+            let oneWorker: (inout ServiceConfiguration) -> Void = { $0.workers = 1 }
+            try await ImageServiceTests.withService(disk: false, configure: oneWorker) { service, origin, _ in
                 let source = origin.url("/fixtures/svg/gradients.svg")
                 let response = await service.respond(
                     to: ServiceRequest(path: ImageServiceTests.path("", source, ext: "png")))

@@ -52,7 +52,7 @@ enum SVGPreflight {
                 }
                 try uses.start(name: name, id: id, useTarget: useTarget, isEmpty: tag.isEmpty)
             case .endTag:
-                uses.end()
+                try uses.end()
             case .text(let range):
                 try checkAddresses(
                     in: entities.expanded(range, in: bytes, budget: &budget), depth: depth, budget: &budget)

@@ -8,6 +8,9 @@ struct SVGUseGraph {
     static let maxDepth = 256
     /// The most elements all `<use>` references together may stand for.
     static let maxInstances = 100_000
+    /// The most references the graph records (each is recorded once for every element with an
+    /// id around it), so that checking a document costs bounded memory.
+    static let maxRecorded = 1_000_000
 
     /// Elements never drawn where they stand, only when referred to: `<use>` references inside
     /// them count only through the element that refers to them.
@@ -26,6 +29,7 @@ struct SVGUseGraph {
     /// Each element with an id: the `<use>` targets inside it (the first element with an id counts).
     private var targetsByID: [String: [String]] = [:]
     private var roots: [String] = []
+    private var recorded = 0
 
     /// Notes a start tag: its `id`, and for a `<use>`, its same-document target (`#name`).
     mutating func start(name: String, id: String?, useTarget: String?, isEmpty: Bool) throws(WebImageError) {
@@ -35,13 +39,19 @@ struct SVGUseGraph {
         guard open.count <= Self.maxDepth else {
             throw SVGEntities.refused("its elements nest more than \(Self.maxDepth) deep")
         }
-        if isEmpty { end() }
+        if isEmpty { try end() }
     }
 
     /// Notes an end tag (an end tag with no open element is left to the XML reader to refuse).
-    mutating func end() {
+    mutating func end() throws(WebImageError) {
         guard let element = open.popLast() else { return }
-        if let id = element.id, targetsByID[id] == nil { targetsByID[id] = element.targets }
+        if let id = element.id, targetsByID[id] == nil {
+            targetsByID[id] = element.targets
+            recorded += element.targets.count
+            guard recorded <= Self.maxRecorded else {
+                throw SVGEntities.refused("it has more <use> references than can be checked")
+            }
+        }
         guard element.isDrawn else { return }
         if open.isEmpty {
             roots += element.targets
