@@ -12,10 +12,7 @@ format webimage-bench prints, so scripts/bench reads both sides the same way.
 Usage: rsvg_bench.py [--case NAME]... [--filter S] [--runs N] [--warmup N] [--inputs DIR] [--list]
 Exit status: 0 if every selected case ran, 1 if one failed, 2 for a usage error.
 """
-import argparse
-import json
 import math
-import pathlib
 import sys
 import time
 
@@ -25,7 +22,8 @@ gi.require_version("Rsvg", "2.0")
 import cairo  # noqa: E402
 from gi.repository import Rsvg  # noqa: E402
 
-HERE = pathlib.Path(__file__).resolve().parent
+import peer_cli  # noqa: E402
+
 CASES = {"svg-rasterise": "logo.svg"}
 
 
@@ -73,30 +71,7 @@ def measure(name, inputs, warmup, runs):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--case", action="append", default=[], dest="names")
-    parser.add_argument("--filter", default="")
-    parser.add_argument("--runs", type=int, default=10)
-    parser.add_argument("--warmup", type=int, default=3)
-    parser.add_argument("--inputs", type=pathlib.Path, default=HERE.parent / "inputs")
-    parser.add_argument("--list", action="store_true")
-    args = parser.parse_args()
-    unknown = [name for name in args.names if name not in CASES]
-    if unknown or args.runs < 1 or args.warmup < 0:
-        print(f"error: no case named {', '.join(unknown)}" if unknown
-              else "error: --runs must be at least 1 and --warmup at least 0", file=sys.stderr)
-        return 2
-    names = [name for name in CASES if (not args.names or name in args.names) and args.filter in name]
-    if args.list:
-        for name in names:
-            print(json.dumps({"case": name, "input": CASES[name]}))
-        return 0
-    failed = False
-    for name in names:
-        result = measure(name, args.inputs, args.warmup, args.runs)
-        failed = failed or "error" in result
-        print(json.dumps(result, sort_keys=True), flush=True)
-    return 1 if failed else 0
+    return peer_cli.run(__doc__.splitlines()[0], CASES, measure)
 
 
 if __name__ == "__main__":

@@ -167,22 +167,9 @@ extension Duration {
     }
 }
 
-extension Array where Element == UInt8 {
-    /// `withUnsafeBytes` for a body that throws ``WebImageError``, keeping that type (the
-    /// standard library's is `rethrows`).
-    func withUnsafeBytesTyped<Result>(
-        _ body: (UnsafeRawBufferPointer) throws(WebImageError) -> Result
-    ) throws(WebImageError) -> Result {
-        let outcome: Swift.Result<Result, WebImageError> = withUnsafeBytes { bytes in
-            Swift.Result { () throws(WebImageError) -> Result in try body(bytes) }
-        }
-        return try outcome.get()
-    }
-}
-
-extension Data {
-    /// `withUnsafeBytes` for a body that throws ``WebImageError``, keeping that type: Foundation's
-    /// is `rethrows`, which widens every error to `any Error`.
+extension ContiguousBytes {
+    /// `withUnsafeBytes` for a body that throws ``WebImageError``, keeping that type (for `Data`
+    /// and byte arrays alike): the protocol's is `rethrows`, which widens every error to `any Error`.
     func withUnsafeBytesTyped<Result>(
         _ body: (UnsafeRawBufferPointer) throws(WebImageError) -> Result
     ) throws(WebImageError) -> Result {

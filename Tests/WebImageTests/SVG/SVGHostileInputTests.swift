@@ -89,8 +89,9 @@
             // Each <use> is recorded once for every element with an id around it: 250 levels
             // around 4,100 uses would be a million records from 80 kB.
             let open = (0..<250).map { "<g id=\"g\($0)\">" }.joined()
-            let uses = String(repeating: #"<use href="#r"/>"#, count: 4100)
-            let body = #"<defs><rect id="r" width="1" height="1"/></defs>"# + open + uses
+            let uses = String(repeating: ##"<use href="#r"/>"##, count: 4100)
+            let body =
+                #"<defs><rect id="r" width="1" height="1"/></defs>"# + open + uses
                 + String(repeating: "</g>", count: 250)
             let data = SVGFixtures.svg(#"width="10" height="10""#, body)
             let (error, elapsed) = Self.timedError { () throws(WebImageError) in

@@ -42,10 +42,12 @@ public enum SVGSanitizer {
     static func allowsLink(_ value: [UInt8], on element: String) -> Bool {
         // Browsers drop tabs and line breaks anywhere in an address and C0 controls and spaces
         // at its ends: "java\tscript:" is "javascript:".
-        var link = value.filter { $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
-        while let first = link.first, first <= 0x20 { link.removeFirst() }
-        while let last = link.last, last <= 0x20 { link.removeLast() }
-        if link.isEmpty || link[0] == UInt8(ascii: "#") { return true }
+        let kept = value.filter { $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+        guard let start = kept.firstIndex(where: { $0 > 0x20 }), let end = kept.lastIndex(where: { $0 > 0x20 }) else {
+            return true
+        }
+        let link = Array(kept[start...end])
+        if link[0] == UInt8(ascii: "#") { return true }
         if element == "use" { return false }
         guard let scheme = scheme(of: link) else { return true }
         return scheme == "http" || scheme == "https" || (element == "image" && scheme == "data")
