@@ -260,6 +260,20 @@
                 valueName: "BOOL"))
         var enforceThumbnail: String?
 
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
+                "Remove scripts, event handlers and links into code from SVG sources answered as SVG (default true).",
+                valueName: "BOOL"))
+        var sanitizeSvg: String?
+
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
+                "Rasterise SVG sources even when the URL asks for nothing and names no format (default false).",
+                valueName: "BOOL"))
+        var alwaysRasterizeSvg: String?
+
         @Option(help: ArgumentHelp("A file of presets, one NAME=OPTIONS per line.", valueName: "PATH"))
         var presetsFile: String?
 
@@ -340,7 +354,8 @@
                 "fallback-image-path": fallbackImagePath, "fallback-image-data": fallbackImageData,
                 "fallback-image-url": fallbackImageURL, "fallback-image-status": fallbackImageStatus,
                 "fallback-image-ttl": fallbackImageTTL,
-                "keep-copyright": keepCopyright, "enforce-thumbnail": enforceThumbnail,
+                "keep-copyright": keepCopyright, "enforce-thumbnail": enforceThumbnail, "sanitize-svg": sanitizeSvg,
+                "always-rasterize-svg": alwaysRasterizeSvg,
                 "info-presets-file": infoPresetsFile, "info-only-presets": infoOnlyPresets,
             ]
             let switches = [

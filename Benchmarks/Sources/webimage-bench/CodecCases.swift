@@ -2,7 +2,8 @@ import Foundation
 import WebImage
 
 /// Decoding cases: bytes already in memory → RGBA8 through `ImageCodersManager.shared`, the path
-/// users get. Each is mirrored by the case of the same name in Benchmarks/peers/pillow_bench.py.
+/// users get. Each is mirrored by the case of the same name in Benchmarks/peers/pillow_bench.py
+/// (the SVG one in Benchmarks/peers/rsvg_bench.py).
 let codecCases: [BenchCase] = [
     decodeCase(
         "jpeg-decode", input: "photo.jpg",
@@ -46,6 +47,11 @@ let codecCases: [BenchCase] = [
     decodeCase(
         "ico-decode", input: "icon.ico",
         summary: "ICO of seven 32-bit bitmap entries (16 to 256), the 256x256 one decoded to RGBA"),
+    decodeCase(
+        "svg-rasterise", input: "logo.svg", peer: "rsvg",
+        summary:
+            "1000x1000 SVG (400 stroked curves, gradients, translucency), rasterised at its own size (librsvg on both sides)"
+    ),
     iccCostCase(),
     decodeCase(
         "icc-decode-pillow", input: "photo-adobe.jpg",
@@ -69,14 +75,14 @@ private func iccCostCase() -> BenchCase {
 /// A case that decodes the input file `input` with the default options plus `thumbnail`, and
 /// touches every frame of an animation (decoding it if the coder chose lazy frames).
 private func decodeCase(
-    _ name: String, input: String, thumbnail: PixelSize = .zero, summary: String
+    _ name: String, input: String, thumbnail: PixelSize = .zero, peer: String = "pillow", summary: String
 ) -> BenchCase {
     let options = {
         var options = ImageDecodeOptions()
         options.thumbnailPixelSize = thumbnail
         return options
     }()
-    return BenchCase(name, summary: summary) { context in
+    return BenchCase(name, peer: peer, summary: summary) { context in
         let data = try context.input(input)
         return {
             let image = try ImageCodersManager.shared.decode(data, options: options)
