@@ -79,22 +79,23 @@
             throw .unsupportedFormat(format)
         }
 
-        /// Checks `data`, then parses it on a worker thread within the time limit and runs `body`
-        /// there with the parsed document.
+        /// Checks `data` and writes out its entities (``SVGEntityInlining``), then parses it on a
+        /// worker thread within the time limit and runs `body` there with the parsed document.
         private func load<Output: Sendable>(
             _ data: Data, _ body: @escaping @Sendable (SVGHandle) throws(WebImageError) -> Output
         ) throws(WebImageError) -> Output {
             guard data.count <= limits.maxDocumentBytes else {
                 throw .badImageData("the SVG is \(data.count) bytes; the limit is \(limits.maxDocumentBytes)")
             }
-            try data.withUnsafeBytesTyped { bytes throws(WebImageError) in
+            let document = try data.withUnsafeBytesTyped { bytes throws(WebImageError) in
                 guard SVGSniffing.isSVG(bytes) else { throw .badImageData("the data is not an SVG document") }
                 try SVGPreflight.check(bytes)
+                return try SVGEntityInlining.inlined(bytes) ?? data
             }
             return try worker.run(timeLimit: limits.timeLimit, maxOverrunning: limits.maxOverrunningRenders) {
                 cancellable in
                 Result { () throws(WebImageError) -> Output in
-                    try data.withUnsafeBytesTyped { bytes throws(WebImageError) in
+                    try document.withUnsafeBytesTyped { bytes throws(WebImageError) in
                         try body(SVGHandle(bytes, cancellable: cancellable))
                     }
                 }

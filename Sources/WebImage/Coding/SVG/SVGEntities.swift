@@ -79,6 +79,30 @@ struct SVGEntities {
     func expanded(_ range: Range<Int>, in bytes: UnsafeRawBufferPointer, budget: inout Int) throws(WebImageError)
         -> [UInt8]
     {
+        try rewritten(range, in: bytes, budget: &budget) { name in replacement(for: name) }
+    }
+
+    /// The text at `range` with only the references to declared entities replaced, for markup
+    /// that must still read the same once the declarations are gone: the entity's text, with
+    /// `quote` (the attribute value's delimiter, nil in character data) written as a reference.
+    /// Every other reference is kept as written. `budget` bounds the bytes added, as in
+    /// ``expanded(_:in:budget:)``.
+    func inlined(_ range: Range<Int>, in bytes: UnsafeRawBufferPointer, quote: UInt8?, budget: inout Int)
+        throws(WebImageError) -> [UInt8]
+    {
+        try rewritten(range, in: bytes, budget: &budget) { name -> [UInt8]? in
+            guard let value = values[name] else { return nil }
+            guard let quote, value.contains(quote) else { return value }
+            let escaped = Array((quote == UInt8(ascii: "\"") ? "&quot;" : "&apos;").utf8)
+            return value.flatMap { $0 == quote ? escaped : [$0] }
+        }
+    }
+
+    /// The text at `range` with each reference `&name;` that `replacement` knows replaced.
+    private func rewritten(
+        _ range: Range<Int>, in bytes: UnsafeRawBufferPointer, budget: inout Int,
+        replacement: (String) -> [UInt8]?
+    ) throws(WebImageError) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(range.count)
         var at = range.lowerBound
@@ -94,7 +118,7 @@ struct SVGEntities {
                 continue
             }
             let name = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at + 1..<semicolon]), as: UTF8.self)
-            if let replacement = replacement(for: name) {
+            if let replacement = replacement(name) {
                 budget -= replacement.count
                 guard budget >= 0 else { throw Self.refused("its entities expand past the size limit") }
                 out += replacement

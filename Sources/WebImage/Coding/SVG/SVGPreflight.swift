@@ -11,7 +11,8 @@ import Foundation
 /// - A `<use>` that leads back to an element it is in, or `<use>` references that multiply past
 ///   ``SVGUseGraph/maxInstances`` elements, are refused (``SVGUseGraph``).
 /// - The entity rules of ``SVGEntities`` apply, so that every tag and attribute is written out
-///   in the document, and encodings an ASCII reading would misread are refused.
+///   in the document, and encodings an ASCII reading would misread are refused. An embedded
+///   document may declare no entity at all.
 ///
 /// The checks look at every attribute value, character data and processing instruction; they
 /// never read anything but the bytes given.
@@ -35,6 +36,11 @@ enum SVGPreflight {
             switch token {
             case .documentType(let range):
                 entities = try SVGEntities(declaration: range, in: bytes)
+                // librsvg would read an embedded document's entities itself, and keep them for
+                // good (see SVGEntityInlining, which only rewrites the outer document).
+                guard depth == 0 || entities.values.isEmpty else {
+                    throw SVGEntities.refused("a document it embeds declares entities")
+                }
             case .startTag(let tag):
                 let name = SVGMarkup.localName(bytes, tag.name)
                 let isUse = name == "use"
