@@ -9,7 +9,7 @@ FROM swift:6.3-bookworm AS build
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         libjpeg62-turbo-dev libpng-dev libwebp-dev libgif-dev libavif-dev libheif-dev libjxl-dev \
-        libtiff-dev liblcms2-dev zlib1g-dev libfreetype-dev pkg-config \
+        libtiff-dev liblcms2-dev zlib1g-dev libfreetype-dev librsvg2-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /build
 # The manifest first, so that the dependencies are fetched in a layer of their own.
@@ -27,7 +27,7 @@ RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         adduser ca-certificates libavif15 libc6 libgcc-s1 libgif7 libheif1 libjpeg62-turbo libjxl0.7 \
         liblcms2-2 libpng16-16 libstdc++6 libtiff6 libwebp7 libwebpdemux2 libwebpmux3 zlib1g libfreetype6 \
-        fonts-dejavu-core \
+        fonts-dejavu-core librsvg2-2 libcairo2 libglib2.0-0 \
     && rm -rf /var/lib/apt/lists/* \
     && adduser --system --group --home /var/cache/webimage webimage
 COPY --from=build /staging/ /

@@ -12,6 +12,7 @@ let codecTraits: [(trait: String, module: String, description: String)] = [
     ("HEIC", "CHEIF", "HEIC decoding and encoding, with libheif (libheif-dev)."),
     ("JPEGXL", "CJXL", "JPEG XL decoding and encoding, with libjxl (libjxl-dev)."),
     ("TIFF", "CTIFF", "TIFF decoding and encoding, with libtiff (libtiff-dev)."),
+    ("SVG", "CRSVG", "SVG rasterising, with librsvg (librsvg2-dev) and cairo."),
     ("ColorManagement", "CLCMS2", "ICC profiles converted to sRGB on decode, with Little CMS 2 (liblcms2-dev)."),
 ]
 let serverTrait = "Server"
@@ -102,6 +103,11 @@ let package = Package(
         .systemLibrary(
             name: "CTIFF",
             providers: [.apt(["libtiff-dev"]), .brew(["libtiff"])]),
+        // librsvg (and the cairo, GIO and GObject it is used through): SVG sources. No pkgConfig: its
+        // .pc file adds -pthread, a flag SwiftPM refuses; shim.h declares what is used.
+        .systemLibrary(
+            name: "CRSVG",
+            providers: [.apt(["librsvg2-dev"]), .brew(["librsvg"])]),
         // Little CMS 2: ICC profiles to sRGB.
         .systemLibrary(
             name: "CLCMS2", pkgConfig: "lcms2",

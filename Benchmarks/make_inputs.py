@@ -161,6 +161,39 @@ def make_icon_ico():
     return encode(Image.fromarray(rgba, "RGBA"), "ICO", bitmap_format="bmp")
 
 
+def make_logo_svg():
+    """A 1000x1000 drawing as illustration programs export one: a gradient background, 400
+    closed cubic curves filled with 16 linear and radial gradients or flat colours, stroked,
+    half of them translucent, in groups with rotations and opacity. Rasterised at its own size."""
+    rng = np.random.default_rng(13)
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000" viewBox="0 0 1000 1000">', "<defs>"]
+    for i in range(8):
+        a, b = (f"rgb({c[0]},{c[1]},{c[2]})" for c in rng.integers(0, 256, size=(2, 3)))
+        parts.append(f'<linearGradient id="l{i}" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="{a}"/>'
+                     f'<stop offset="1" stop-color="{b}" stop-opacity="0.7"/></linearGradient>')
+        parts.append(f'<radialGradient id="r{i}" cx="0.4" cy="0.4" r="0.6"><stop offset="0" stop-color="{b}"/>'
+                     f'<stop offset="1" stop-color="{a}" stop-opacity="0.2"/></radialGradient>')
+    parts.append('</defs><rect width="1000" height="1000" fill="url(#l0)"/>')
+    for group in range(8):
+        angle = rng.uniform(-30, 30)
+        parts.append(f'<g transform="rotate({angle:.1f} 500 500)" opacity="{rng.uniform(0.7, 1):.2f}">')
+        for i in range(50):
+            x, y = rng.uniform(50, 950, size=2)
+            points = rng.uniform(-120, 120, size=(7, 2)) + (x, y)
+            d = f"M{x:.1f} {y:.1f} " + " ".join(
+                f"C{p[0][0]:.1f} {p[0][1]:.1f} {p[1][0]:.1f} {p[1][1]:.1f} {p[2][0]:.1f} {p[2][1]:.1f}"
+                for p in (points[0:3], points[3:6])) + " Z"
+            kind = (group * 50 + i) % 3
+            fill = (f"url(#l{i % 8})", f"url(#r{i % 8})")[kind] if kind < 2 else \
+                "#%02x%02x%02x" % tuple(rng.integers(0, 256, size=3))
+            opacity = "0.6" if i % 2 else "1"
+            parts.append(f'<path d="{d}" fill="{fill}" fill-opacity="{opacity}" stroke="#202020" '
+                         f'stroke-width="{rng.uniform(0.5, 4):.1f}" stroke-linejoin="round"/>')
+        parts.append("</g>")
+    parts.append("</svg>\n")
+    return "\n".join(parts).encode()
+
+
 def animation_frames():
     """20 palette frames: a static banded background, moving discs and a flickering noisy
     patch, so each frame changes only in part (GIF sub-frames, disposal and compositing)."""
@@ -249,6 +282,7 @@ INPUTS = {
     "still.bmp": make_still_bmp,
     "icon.ico": make_icon_ico,
     "deep.png": make_deep_png,
+    "logo.svg": make_logo_svg,
     "photo-adobe.jpg": make_photo_adobe_jpg,
     "cache.jpg": make_cache_jpg,
     "photo-1mp.png": make_photo_png,

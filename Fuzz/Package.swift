@@ -8,7 +8,8 @@ import PackageDescription
 /// tests replay saved findings through the same bodies.
 let fuzzTargets = [
     "fuzz-format", "fuzz-jpeg", "fuzz-png", "fuzz-apng", "fuzz-gif", "fuzz-webp", "fuzz-avif", "fuzz-heic",
-    "fuzz-jxl", "fuzz-tiff", "fuzz-bmp", "fuzz-ico", "fuzz-cache-entry", "fuzz-service-url",
+    "fuzz-jxl", "fuzz-tiff", "fuzz-bmp", "fuzz-ico", "fuzz-svg",
+    "fuzz-cache-entry", "fuzz-service-url",
 ]
 
 let package = Package(
@@ -26,7 +27,7 @@ let package = Package(
             ],
             path: "Bodies",
             // The bodies check the main package's traits; its default build, used here, has them all.
-            swiftSettings: [.swiftLanguageMode(.v6)] + ["AVIF", "HEIC", "JPEGXL", "TIFF"].map { .define($0) })
+            swiftSettings: [.swiftLanguageMode(.v6)] + ["AVIF", "HEIC", "JPEGXL", "TIFF", "SVG"].map { .define($0) })
     ]
         + fuzzTargets.map {
             .executableTarget(

@@ -7,18 +7,16 @@ samples_ms, output = WxHxFRAMES), so scripts/bench reads both sides the same way
 Usage: pillow_bench.py [--case NAME]... [--filter S] [--runs N] [--warmup N] [--inputs DIR] [--list]
 Exit status: 0 if every selected case ran, 1 if one failed, 2 for a usage error.
 """
-import argparse
 import io
-import json
 import os
-import pathlib
 import sys
 import time
 
 import PIL
 from PIL import Image, ImageFilter
 
-HERE = pathlib.Path(__file__).resolve().parent
+import peer_cli
+
 CASES = {}
 
 
@@ -346,31 +344,9 @@ def measure(name, inputs, warmup, runs, cases=CASES, tool=f"pillow {PIL.__versio
 
 def main(cases=CASES, **measure_options):
     """The command line; `measure_options` (tool, digest) go to measure()."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--case", action="append", default=[], dest="names")
-    parser.add_argument("--filter", default="")
-    parser.add_argument("--runs", type=int, default=10)
-    parser.add_argument("--warmup", type=int, default=3)
-    parser.add_argument("--inputs", type=pathlib.Path, default=HERE.parent / "inputs")
-    parser.add_argument("--list", action="store_true")
-    args = parser.parse_args()
-    unknown = [name for name in args.names if name not in cases]
-    if unknown or args.runs < 1 or args.warmup < 0:
-        print(f"error: no case named {', '.join(unknown)}" if unknown
-              else "error: --runs must be at least 1 and --warmup at least 0", file=sys.stderr)
-        return 2
-    names = [name for name in cases
-             if (not args.names or name in args.names) and args.filter in name]
-    if args.list:
-        for name in names:
-            print(json.dumps({"case": name, "input": cases[name][0]}))
-        return 0
-    failed = False
-    for name in names:
-        result = measure(name, args.inputs, args.warmup, args.runs, cases, **measure_options)
-        failed = failed or "error" in result
-        print(json.dumps(result, sort_keys=True), flush=True)
-    return 1 if failed else 0
+    return peer_cli.run(
+        __doc__.splitlines()[0], {name: case[0] for name, case in cases.items()},
+        lambda name, inputs, warmup, runs: measure(name, inputs, warmup, runs, cases, **measure_options))
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ public enum WebImageVersion {
     public static let current = "0.1.0"
 
     /// The package traits this build was made with, in the manifest's order: the optional
-    /// coders (`AVIF`, `HEIC`, `JPEGXL`, `TIFF`), `ColorManagement` and `Server`.
+    /// coders (`AVIF`, `HEIC`, `JPEGXL`, `TIFF`, `SVG`), `ColorManagement` and `Server`.
     public static let traits: [String] = {
         var traits: [String] = []
         #if AVIF
@@ -19,6 +19,9 @@ public enum WebImageVersion {
         #endif
         #if TIFF
             traits.append("TIFF")
+        #endif
+        #if SVG
+            traits.append("SVG")
         #endif
         #if ColorManagement
             traits.append("ColorManagement")

@@ -67,6 +67,34 @@ extension FuzzBodies {
 
     public static func ico(_ data: Data) -> FuzzReport { exercise(ICOCoder(), with: data) }
 
+    /// Every entry point of ``SVGCoder`` (header, full, thumbnail and first-frame decoding, each a
+    /// librsvg parse and rendering behind the coder's own checks), with a 2-second time limit; then
+    /// ``SVGSanitizer`` on the same bytes, whose output must sanitise to itself.
+    public static func svg(_ data: Data) -> FuzzReport {
+        #if SVG
+            var report = exercise(svgCoder, with: data)
+            if let once = report.step("sanitize", { try SVGSanitizer.sanitized(data) }),
+                let twice = report.step("sanitize again", { try SVGSanitizer.sanitized(once) })
+            {
+                report.expect(twice == once, "sanitising the sanitised document changed it")
+            }
+            return report
+        #else
+            FuzzReport()  // built without the library: nothing to fuzz
+        #endif
+    }
+
+    #if SVG
+        /// A coder whose renders are cut short sooner than the default 5 s, and which takes no new
+        /// document while one overruns, so that a slow input costs the fuzzer little.
+        static let svgCoder: SVGCoder = {
+            var limits = SVGCoder.Limits()
+            limits.timeLimit = .seconds(2)
+            limits.maxOverrunningRenders = 1
+            return SVGCoder(limits: limits)
+        }()
+    #endif
+
     /// Feeds `data` to `coder` whatever its magic bytes say: a coder must reject what it
     /// cannot read with a typed error too.
     static func exercise(_ coder: some ImageCoding, with data: Data) -> FuzzReport {

@@ -102,6 +102,7 @@ struct OriginRoutes {
         case "jpg", "jpeg": "image/jpeg"
         case "gif": "image/gif"
         case "webp": "image/webp"
+        case "svg": "image/svg+xml"
         default: "application/octet-stream"
         }
     }

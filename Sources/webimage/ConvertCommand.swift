@@ -7,13 +7,13 @@ struct ConvertCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
         abstract:
-            "Convert an image between formats (PNG and APNG, JPEG, GIF, WebP, AVIF, HEIC, JPEG XL, TIFF, BMP, ICO), optionally as a thumbnail or transformed.",
+            "Convert an image between formats (PNG and APNG, JPEG, GIF, WebP, AVIF, HEIC, JPEG XL, TIFF, BMP, ICO; SVG as input), optionally as a thumbnail or transformed.",
         discussion: """
             The output format comes from --format, else from the output file's extension. Transforms apply \
             in this order: resize, crop, round corner, rotate, flip, tint, blur; to every frame of an animation. \
             Pixels with an ICC profile (Adobe RGB, Display P3...) are converted to sRGB unless --keep-color-profile. \
             With --resize and no --thumbnail, the input is decoded no larger than the resize needs \
-            (JPEG shrinks in the DCT first).
+            (JPEG shrinks in the DCT first); an SVG is drawn at the size the resize needs, larger than its own too.
             """)
 
     @Argument(help: "An image file or file: URL.")
@@ -81,7 +81,9 @@ struct ConvertCommand: AsyncParsableCommand {
             // Thumbnail first: decode only as large as the first transform (a resize) needs.
             let info = try ImageCodersManager.shared.imageInfo(for: data)
             let shown = PixelSize(width: info.width, height: info.height)
-            if let hint = transformer.decodePixelSize(forSourceSize: shown) {
+            if let hint = transformer.decodePixelSize(
+                forSourceSize: Self.drawable(shown, info: info, resize: transforms.resize))
+            {
                 decodeOptions.thumbnailPixelSize = hint
             }
         }
@@ -102,6 +104,19 @@ struct ConvertCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure("'\(output)': cannot write (\(error.localizedDescription))")
         }
+    }
+
+    /// The source size the resize hint is asked for: a drawing (SVG) renders at any size, so it
+    /// counts as large enough to cover the resize, and is then rendered at the size the resize
+    /// needs rather than enlarged from its own.
+    static func drawable(_ shown: PixelSize, info: ImageInfo, resize: PixelSize?) -> PixelSize {
+        guard info.format == .svg, let resize, shown.isPositive else { return shown }
+        let factor = max(Double(resize.width) / Double(shown.width), Double(resize.height) / Double(shown.height))
+        guard factor > 1 else { return shown }
+        let whole = factor.rounded(.up) + 1
+        return PixelSize(
+            width: Int(clamping: Double(shown.width) * whole, rounding: .up),
+            height: Int(clamping: Double(shown.height) * whole, rounding: .up))
     }
 
     private func outputFormat() throws -> ImageFormat {

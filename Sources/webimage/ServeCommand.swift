@@ -267,6 +267,20 @@
                 valueName: "BOOL"))
         var preserveHdr: String?
 
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
+                "Remove scripts, event handlers and links into code from SVG sources answered as SVG (default true).",
+                valueName: "BOOL"))
+        var sanitizeSvg: String?
+
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
+                "Rasterise SVG sources even when the URL asks for nothing and names no format (default false).",
+                valueName: "BOOL"))
+        var alwaysRasterizeSvg: String?
+
         @Option(help: ArgumentHelp("A file of presets, one NAME=OPTIONS per line.", valueName: "PATH"))
         var presetsFile: String?
 
@@ -348,6 +362,8 @@
                 "fallback-image-url": fallbackImageURL, "fallback-image-status": fallbackImageStatus,
                 "fallback-image-ttl": fallbackImageTTL,
                 "keep-copyright": keepCopyright, "enforce-thumbnail": enforceThumbnail, "preserve-hdr": preserveHdr,
+                "sanitize-svg": sanitizeSvg,
+                "always-rasterize-svg": alwaysRasterizeSvg,
                 "info-presets-file": infoPresetsFile, "info-only-presets": infoOnlyPresets,
             ]
             let switches = [

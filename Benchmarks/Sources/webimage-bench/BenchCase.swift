@@ -21,8 +21,9 @@ struct BenchCase: Sendable {
     let name: String
     /// One line for `--list` and the README: what is measured.
     let summary: String
-    /// Who runs the same case for comparison: "pillow" (Benchmarks/peers/pillow_bench.py) or
-    /// "swift" (``peerSetup``, run by this executable with `--side peer`).
+    /// Who runs the same case for comparison: "pillow" (Benchmarks/peers/pillow_bench.py),
+    /// "rsvg" (librsvg itself, Benchmarks/peers/rsvg_bench.py) or "swift" (``peerSetup``, run by
+    /// this executable with `--side peer`).
     let peer: String
     /// Loads inputs and prepares state, then returns the body to time.
     let setup: @Sendable (BenchContext) throws -> Body

@@ -2,7 +2,8 @@ import Foundation
 import WebImage
 
 /// Decoding cases: bytes already in memory → RGBA8 through `ImageCodersManager.shared`, the path
-/// users get. Each is mirrored by the case of the same name in Benchmarks/peers/pillow_bench.py.
+/// users get. Each is mirrored by the case of the same name in Benchmarks/peers/pillow_bench.py
+/// (the SVG one in Benchmarks/peers/rsvg_bench.py).
 let codecCases: [BenchCase] = [
     decodeCase(
         "jpeg-decode", input: "photo.jpg",
@@ -49,6 +50,11 @@ let codecCases: [BenchCase] = [
     decodeCase(
         "png16-decode", input: "deep.png", keepsDepth: true,
         summary: "1024x1024 16-bit RGBA PNG, decode keeping 16 bits (and the 8-bit bitmap made from them)"),
+    decodeCase(
+        "svg-rasterise", input: "logo.svg", peer: "rsvg",
+        summary:
+            "1000x1000 SVG (400 stroked curves, gradients, translucency), rasterised at its own size (librsvg on both sides)"
+    ),
     iccCostCase(),
     decodeCase(
         "icc-decode-pillow", input: "photo-adobe.jpg",
@@ -73,7 +79,8 @@ private func iccCostCase() -> BenchCase {
 /// ``ImageDecodeOptions/preservesHighBitDepth`` with `keepsDepth`), and touches every frame of an
 /// animation (decoding it if the coder chose lazy frames).
 private func decodeCase(
-    _ name: String, input: String, thumbnail: PixelSize = .zero, keepsDepth: Bool = false, summary: String
+    _ name: String, input: String, thumbnail: PixelSize = .zero, keepsDepth: Bool = false, peer: String = "pillow",
+    summary: String
 ) -> BenchCase {
     let options = {
         var options = ImageDecodeOptions()
@@ -81,7 +88,7 @@ private func decodeCase(
         options.preservesHighBitDepth = keepsDepth
         return options
     }()
-    return BenchCase(name, summary: summary) { context in
+    return BenchCase(name, peer: peer, summary: summary) { context in
         let data = try context.input(input)
         return {
             let image = try ImageCodersManager.shared.decode(data, options: options)

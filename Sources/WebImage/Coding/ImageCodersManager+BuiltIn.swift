@@ -2,7 +2,7 @@ extension ImageCodersManager {
     /// The coders WebImage ships, in the order they are tried: JPEG first, the web's most common
     /// format, so that a JPEG asks one coder. Each recognises its format by its signature, so the
     /// order only matters against coders you add (which go first).
-    /// AVIF, HEIC, JPEG XL and TIFF are there when their package traits are on (all are by default).
+    /// AVIF, HEIC, JPEG XL, TIFF and SVG are there when their package traits are on (all are by default).
     public static var builtInCoders: [any ImageCoding] {
         var coders: [any ImageCoding] = [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder()]
         #if AVIF
@@ -16,6 +16,9 @@ extension ImageCodersManager {
         #endif
         #if TIFF
             coders.append(TIFFCoder())
+        #endif
+        #if SVG
+            coders.append(SVGCoder())
         #endif
         return coders + [BMPCoder(), ICOCoder()]
     }

@@ -101,9 +101,11 @@ public final class ImageCodersManager: ProgressiveImageCoding, AnimatedImageCodi
         return ColorManagement.provider(provider, profile: MetadataProbe.iccProfile(in: data), options: options)
     }
 
-    /// SDWebImage's choice of format when an image must be encoded without one.
+    /// SDWebImage's choice of format when an image must be encoded without one: the image's
+    /// own, else GIF for an animation, PNG with alpha and JPEG otherwise. An SVG is drawn, never
+    /// written, so a decoded SVG (which has alpha) is written as PNG.
     public static func defaultEncodingFormat(for image: Image) -> ImageFormat {
-        if image.format != .undefined { return image.format }
+        if image.format != .undefined, image.format != .svg { return image.format }
         if image.isAnimated { return .gif }
         return image.hasAlpha ? .png : .jpeg
     }
@@ -146,8 +148,9 @@ public struct ImageDecodeOptions: Sendable, Equatable {
     public var scaleFactor: Double = 1
     /// With a thumbnail size: fit inside it keeping the aspect ratio (default), or stretch to it.
     public var preserveAspectRatio = true
-    /// Decode no larger than this (0×0 = full size). Never upscales. For JPEG the decoder
-    /// reduces in the DCT first, then resamples.
+    /// Decode no larger than this (0×0 = full size). Never upscales a raster (an SVG is drawn
+    /// at this size, larger than its own too). For JPEG the decoder reduces in the DCT first,
+    /// then resamples.
     public var thumbnailPixelSize: PixelSize = .zero
     /// Decode only the first frame of an animation, as a still image.
     public var firstFrameOnly = false
@@ -430,8 +433,10 @@ public struct ImageEncodeOptions: Sendable, Equatable {
 
 extension ImageFormat {
     /// Detects the format from the leading bytes (magic numbers), as SDWebImage's
-    /// `sd_imageFormatForImageData` does, plus AVIF, JPEG XL, more HEIF brands and ICO (its
-    /// directory header: 0, 1, and an entry count of at least 1).
+    /// `sd_imageFormatForImageData` does, plus AVIF, JPEG XL, more HEIF brands, ICO (its
+    /// directory header: 0, 1, and an entry count of at least 1), and SVG by its start (a byte
+    /// order mark, white space, an XML declaration, comments and a document type declaration
+    /// before `<svg`) as well as by SDWebImage's `</svg>` near the end.
     ///
     /// SDWebImage decides JPEG, TIFF and BMP from the first byte alone; this follows it, except
     /// that `FF 0A` (a bare JPEG XL code stream) is JPEG XL. Returns ``undefined`` for empty or
@@ -489,7 +494,10 @@ extension ImageFormat {
             return isIcon && (bytes[4] != 0 || bytes[5] != 0) ? .ico : .undefined
         case 0x25:
             return matches("%PDF", at: 0) ? .pdf : .undefined
-        case 0x3C:
+        case 0x3C, 0xEF, 0x09, 0x0A, 0x0D, 0x20:
+            if SVGSniffing.isSVG(bytes) { return .svg }
+            guard first == 0x3C else { return .undefined }
+            // SDWebImage's test: markup that ends with `</svg>` in its last 100 bytes.
             let tail = bytes.count > 100 ? UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - 100)...]) : bytes
             let marker = Array("</svg>".utf8)
             guard tail.count >= marker.count else { return .undefined }

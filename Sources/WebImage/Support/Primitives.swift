@@ -167,9 +167,9 @@ extension Duration {
     }
 }
 
-extension Data {
-    /// `withUnsafeBytes` for a body that throws ``WebImageError``, keeping that type: Foundation's
-    /// is `rethrows`, which widens every error to `any Error`.
+extension ContiguousBytes {
+    /// `withUnsafeBytes` for a body that throws ``WebImageError``, keeping that type (for `Data`
+    /// and byte arrays alike): the protocol's is `rethrows`, which widens every error to `any Error`.
     func withUnsafeBytesTyped<Result>(
         _ body: (UnsafeRawBufferPointer) throws(WebImageError) -> Result
     ) throws(WebImageError) -> Result {

@@ -133,6 +133,8 @@
             configuration.keepsCopyright = try settings.bool("keep-copyright") ?? true
             configuration.enforcesThumbnail = try settings.bool("enforce-thumbnail") ?? false
             configuration.preservesHDR = try settings.bool("preserve-hdr") ?? false
+            configuration.sanitizesSVG = try settings.bool("sanitize-svg") ?? true
+            configuration.alwaysRasterizesSVG = try settings.bool("always-rasterize-svg") ?? false
             if configuration.onlyPresets, configuration.presets.isEmpty {
                 throw ServeSettingError("--only-presets needs presets (--preset or --presets-file)")
             }

@@ -132,6 +132,8 @@
             ServeSetting("keep-copyright", imgproxy: .same("IMGPROXY_KEEP_COPYRIGHT")),
             ServeSetting("enforce-thumbnail", imgproxy: .same("IMGPROXY_ENFORCE_THUMBNAIL")),
             ServeSetting("preserve-hdr", imgproxy: .same("IMGPROXY_PRESERVE_HDR")),
+            ServeSetting("sanitize-svg", imgproxy: .same("IMGPROXY_SANITIZE_SVG")),
+            ServeSetting("always-rasterize-svg", imgproxy: .same("IMGPROXY_ALWAYS_RASTERIZE_SVG")),
             ServeSetting("only-presets", imgproxy: .same("IMGPROXY_ONLY_PRESETS")),
             ServeSetting("info-preset", variable: "WEBIMAGE_INFO_PRESETS", imgproxy: .same("IMGPROXY_INFO_PRESETS")),
             ServeSetting("info-presets-file", imgproxy: .same("IMGPROXY_INFO_PRESETS_PATH")),

@@ -98,8 +98,9 @@
             return value == 0 ? nil : value
         }
 
-        /// A format this service can write, by any of its extensions.
+        /// A format the service writes, or `svg`, which is answered for SVG sources only.
         func format(_ text: String) throws(ServiceError) -> ImageFormat {
+            if ImageFormat(fileExtension: text) == .svg { return .svg }
             guard let format = OutputFormats.format(forExtension: text) else {
                 throw failure("'\(text)' is not a format this service writes (\(OutputFormats.names))")
             }

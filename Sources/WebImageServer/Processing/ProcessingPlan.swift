@@ -10,9 +10,10 @@
     /// 1. The crop (`c`) takes whole pixels (truncated) or a fraction of a side (rounded, at least 1).
     /// 2. The shrink of each axis is the crop's side over the requested one (a side of 0 follows the
     ///    other); fit takes the larger shrink, fill and fill-down the smaller, force each its own.
-    /// 3. The shrink is divided by `zoom`. Without `enlarge`, a shrink below 1 is lifted to 1 on the
-    ///    smaller axis and the other keeps the ratio, and the DPR is capped so that it enlarges
-    ///    nothing (with `extend`, the DPR is not raised first to make up for the lift).
+    /// 3. The shrink is divided by `zoom`. Without `enlarge` (and for a raster source), a shrink
+    ///    below 1 is lifted to 1 on the smaller axis and the other keeps the ratio, and the DPR is
+    ///    capped so that it enlarges nothing (with `extend`, the DPR is not raised first to make
+    ///    up for the lift).
     /// 4. `min-width`/`min-height` lower the shrink until the crop reaches them, keeping the ratio.
     /// 5. The shrink is divided by the DPR, and the scaled crop's sides are rounded half away from zero.
     /// 6. The target is the requested size times the DPR and zoom; the result is the scaled crop cut
@@ -49,12 +50,16 @@
         /// Refused above this many result pixels: the library's decode limit.
         @_spi(Internals) public static let maxResultPixels = ImageDecodeOptions.defaultMaxPixelCount
 
-        @_spi(Internals) public init(source: PixelSize, options: ProcessingOptions) throws(ServiceError) {
+        /// The plan for a source of `source` pixels (as shown). A vector source (SVG) is enlarged
+        /// without `enlarge`, as imgproxy enlarges one: it is drawn at the size asked for.
+        @_spi(Internals) public init(source: PixelSize, options: ProcessingOptions, vectorSource: Bool = false)
+            throws(ServiceError)
+        {
             let turned = options.rotate == 90 || options.rotate == 270
             rotatedSource = turned ? PixelSize(width: source.height, height: source.width) : source
             cropSize = Self.cropSize(
                 options.crop, correctedTo: options.cropAspectRatio, of: rotatedSource)
-            let shrink = Self.shrink(of: cropSize, options: options)
+            let shrink = Self.shrink(of: cropSize, options: options, enlarges: options.enlarge || vectorSource)
             var scales = Scales(x: 1 / shrink.x, y: 1 / shrink.y, dpr: shrink.dpr)
             var sizes = Sizes(crop: cropSize, scales: scales, options: options)
             // max_result_dimension: scale everything down until the longer side of the result, as
@@ -147,10 +152,11 @@
 
         /// The size to ask the decoder for (as shown, before the rotation), or nil for full size:
         /// the whole source at the larger scale factor, so neither axis is decoded below what the
-        /// scale needs.
-        @_spi(Internals) public func decodeSize(turned: Bool) -> PixelSize? {
+        /// scale needs. A source that can be drawn larger (`enlarges`, an SVG) is asked for a
+        /// larger size too.
+        @_spi(Internals) public func decodeSize(turned: Bool, enlarges: Bool = false) -> PixelSize? {
             let scale = max(scaleX, scaleY)
-            guard scale < 1 else { return nil }
+            guard scale < 1 || (enlarges && scale > 1) else { return nil }
             let width = Int(clamping: Double(rotatedSource.width) * scale, rounding: .up)
             let height = Int(clamping: Double(rotatedSource.height) * scale, rounding: .up)
             return turned ? PixelSize(width: height, height: width) : PixelSize(width: width, height: height)
@@ -205,7 +211,7 @@
         }
 
         /// The shrink of each axis (source pixels per result pixel) and the DPR applied (steps 2–5).
-        private static func shrink(of crop: PixelSize, options: ProcessingOptions) -> (
+        private static func shrink(of crop: PixelSize, options: ProcessingOptions, enlarges: Bool) -> (
             x: Double, y: Double, dpr: Double
         ) {
             let sourceWidth = Double(crop.width)
@@ -231,7 +237,7 @@
             x = max(x / options.zoomX, .leastNormalMagnitude)
             y = max(y / options.zoomY, .leastNormalMagnitude)
             var dpr = options.dpr
-            if !options.enlarge {
+            if !enlarges {
                 let smaller = min(x, y)
                 if smaller < 1 {
                     x /= smaller

@@ -46,8 +46,14 @@
             let info: ImageInfo
             let plan: ProcessingPlan
             let requested: ImageFormat?
-            /// Pixels of the source as stored, a frame: what decoding it costs, roughly.
-            package var sourcePixels: Int { PixelSize(width: info.width, height: info.height).pixelCount }
+            /// Whether the source is drawn at the size the plan needs (SVG) rather than decoded.
+            var isVector: Bool { info.format == .svg }
+            /// Pixels of the source as stored (an SVG's as drawn), a frame: what decoding it costs,
+            /// roughly.
+            package var sourcePixels: Int {
+                let stored = PixelSize(width: info.width, height: info.height)
+                return (isVector ? plan.decodeSize(turned: false, enlarges: true) ?? stored : stored).pixelCount
+            }
         }
 
         /// Reads `data`'s header and plans; throws for a source over the limits or options that do
@@ -64,20 +70,28 @@
                     : (info.orientation.swapsDimensions
                         ? PixelSize(width: info.height, height: info.width)
                         : PixelSize(width: info.width, height: info.height))
+                let isVector = info.format == .svg
                 try checkLimits(data, info: info, shown: shown)
                 if options.skipProcessingFormats.contains(info.format),
                     options.format == nil || options.format == info.format,
                     options.bestFormats.isEmpty || configuration.bestFormat.allowsSkips
                 {
-                    return .passThrough(
-                        ProcessedResult(data: data, contentType: info.format.mimeType ?? "application/octet-stream"))
+                    return .passThrough(try sourceAsItIs(data, info: info))
                 }
-                let plan = try ProcessingPlan(source: shown, options: options)
-                if passesThrough(data, info: info, plan: plan, requested: requested) {
-                    return .passThrough(
-                        ProcessedResult(data: data, contentType: info.format.mimeType ?? "application/octet-stream"))
+                if options.format == .svg {
+                    guard isVector else { throw ServiceError.unprocessable("SVG is answered for SVG sources only") }
+                    return .passThrough(try sourceAsItIs(data, info: info))
                 }
-                return .process(Prepared(data: data, info: info, plan: plan, requested: requested))
+                let plan = try ProcessingPlan(source: shown, options: options, vectorSource: isVector)
+                if isVector ? answersSVG(plan) : passesThrough(data, info: info, plan: plan, requested: requested) {
+                    return .passThrough(try sourceAsItIs(data, info: info))
+                }
+                let prepared = Prepared(data: data, info: info, plan: plan, requested: requested)
+                if isVector, prepared.sourcePixels > maxSourcePixels {
+                    let drawn = plan.decodeSize(turned: false, enlarges: true) ?? shown
+                    throw WebImageError.imageTooLarge(width: drawn.width, height: drawn.height, limit: maxSourcePixels)
+                }
+                return .process(prepared)
             } catch {
                 throw Self.serviceError(error)
             }
@@ -98,7 +112,7 @@
         }
 
         /// The source pixel limit: the URL's `max_src_resolution` (unless 0), else the service's.
-        private var maxSourcePixels: Int {
+        var maxSourcePixels: Int {
             if let pixels = options.maxSourcePixels, pixels > 0 { return pixels }
             return configuration.maxSourcePixels
         }
@@ -117,6 +131,8 @@
             if let bytes = options.maxSourceBytes, bytes > 0, data.count > bytes {
                 throw ServiceError.unprocessable("the source is larger than allowed")
             }
+            // An SVG has no pixels of its own: what it is drawn at is checked once planned.
+            if info.format == .svg { return }
             let frames = framesUsed(info)
             let framePixels =
                 [options.maxAnimationFramePixels, configuration.maxAnimationFramePixels]
@@ -160,7 +176,9 @@
                 let swapsBox = !options.autoRotate && prepared.info.orientation.swapsDimensions
                 var image = try tracing.span("decode", parent: traceParent) { () throws(WebImageError) in
                     try keepingFirstFrames(
-                        coders.decode(prepared.data, options: decodeOptions(prepared.plan, swapsBox: swapsBox)))
+                        coders.decode(
+                            prepared.data,
+                            options: decodeOptions(prepared.plan, swapsBox: swapsBox, enlarges: prepared.isVector)))
                 }
                 if keepsCopyrightOnly { image.metadata = image.metadata.keepingCopyright() }
                 let processed = try tracing.span("process", parent: traceParent) { () throws(ServiceError) in
@@ -257,16 +275,9 @@
             guard format == info.format, info.orientation == .up, info.frameCount <= maxFrames else { return false }
             // The source's bytes hold more than the embedded thumbnail asked for.
             if options.enforceThumbnail, EmbeddedThumbnails.info(in: data) != nil { return false }
-            guard plan.cropSize == plan.rotatedSource, plan.scaledSize == plan.rotatedSource,
-                plan.resultSize == plan.rotatedSource, plan.finalSize == plan.resultSize
-            else { return false }
-            guard options.chained.isEmpty, options.rotate == 0, !options.flipHorizontal, !options.flipVertical,
-                options.trim == nil, options.watermark == nil || (watermarks.first ?? nil) == nil,
-                options.pixelate <= 1, options.blur == 0,
-                options.sharpen == 0, options.background == nil,
-                options.cornerRadius == 0, options.tint == nil, options.quality == nil, options.maxBytes == nil,
-                options.formatQualities[format] == nil, !options.usesColourOrDetailOptions,
-                options.bestFormats.isEmpty, autoquality.method == .none || !Autoquality.lossyFormats.contains(format)
+            guard asksForNoProcessing(plan), options.quality == nil, options.maxBytes == nil,
+                options.formatQualities[format] == nil, options.bestFormats.isEmpty,
+                autoquality.method == .none || !Autoquality.lossyFormats.contains(format)
             else { return false }
             if options.stripColorProfile, let profile = MetadataProbe.iccProfile(in: data),
                 !ColorManagement.isSRGB(profile)
@@ -280,7 +291,18 @@
         /// and author tags (``ImageMetadata/keepingCopyright()``) and written.
         private var keepsCopyrightOnly: Bool { options.stripMetadata && options.keepCopyright }
 
-        private func decodeOptions(_ plan: ProcessingPlan, swapsBox: Bool) -> ImageDecodeOptions {
+        /// Whether the request leaves the pixels as they are: no crop, scale, turn, filter, effect or
+        /// added canvas (what it asks of the encoder aside).
+        func asksForNoProcessing(_ plan: ProcessingPlan) -> Bool {
+            plan.cropSize == plan.rotatedSource && plan.scaledSize == plan.rotatedSource
+                && plan.resultSize == plan.rotatedSource && plan.finalSize == plan.resultSize
+                && options.chained.isEmpty && options.rotate == 0 && !options.flipHorizontal && !options.flipVertical
+                && options.trim == nil && (options.watermark == nil || (watermarks.first ?? nil) == nil)
+                && options.pixelate <= 1 && options.blur == 0 && options.sharpen == 0 && options.background == nil
+                && options.cornerRadius == 0 && options.tint == nil && !options.usesColourOrDetailOptions
+        }
+
+        private func decodeOptions(_ plan: ProcessingPlan, swapsBox: Bool, enlarges: Bool) -> ImageDecodeOptions {
             var decode = ImageDecodeOptions()
             decode.maxPixelCount = maxSourcePixels
             decode.maxAnimationByteCount = configuration.maxAnimationBytes
@@ -293,7 +315,7 @@
             decode.prefersEmbeddedThumbnail = options.enforceThumbnail
             let turned = options.rotate == 90 || options.rotate == 270
             // Trimming looks at every pixel of the source, so it is decoded whole.
-            if options.trim == nil, let size = plan.decodeSize(turned: turned != swapsBox) {
+            if options.trim == nil, let size = plan.decodeSize(turned: turned != swapsBox, enlarges: enlarges) {
                 decode.thumbnailPixelSize = size
             }
             return decode

@@ -265,6 +265,13 @@
         private func madeResult(from data: Data, by producer: ResultProducer, format: ImageFormat?)
             async throws(ServiceError) -> ProcessedResult
         {
+            // An SVG's header is its whole document, parsed by librsvg (and an SVG answered as it
+            // is gets sanitised): both steps run on the CPU threads, in one admission.
+            if ImageFormat(detecting: data) == .svg {
+                return try await onProcessingThreads(sourcePixels: 0) { () throws(ServiceError) in
+                    try producer.produce(from: data, format: format)
+                }
+            }
             switch try producer.prepare(data, format: format) {
             case .passThrough(let same): return same
             case .process(let prepared): return try await make(prepared, with: producer)

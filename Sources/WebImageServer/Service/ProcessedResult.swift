@@ -22,6 +22,10 @@
             self.created = Date(timeIntervalSince1970: created.timeIntervalSince1970.rounded(.down))
         }
 
+        /// What every image answer allows a browser that shows it: no scripts, no loads but
+        /// `data:` images, inline styles, in a sandbox (imgproxy's header).
+        static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox"
+
         static func etag(of data: Data) -> String {
             let digest = SHA256.hash(data: data)
             return "\"" + digest.prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
@@ -46,6 +50,8 @@
             }
             headers.insert(("Content-Type", contentType), at: 0)
             headers.append(("Content-Disposition", disposition(options)))
+            // imgproxy's policy: an answer opened by itself (an SVG above all) runs nothing and loads nothing.
+            headers.append(("Content-Security-Policy", Self.contentSecurityPolicy))
             return ServiceResponse(status: policy.status, headers: headers, body: data)
         }
 

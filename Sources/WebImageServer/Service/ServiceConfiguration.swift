@@ -80,6 +80,13 @@
         /// Whether a request keeps a deep source's 16 bits per channel when its URL does not say
         /// (`preserve_hdr`; imgproxy's `IMGPROXY_PRESERVE_HDR`, false by default).
         public var preservesHDR = false
+        /// Whether an SVG source answered as SVG has its scripts, event handlers and links into
+        /// code removed first (``SVGSanitizer``; imgproxy's `IMGPROXY_SANITIZE_SVG`, true by default).
+        public var sanitizesSVG = true
+        /// Whether an SVG source is rasterised even when the URL asks for nothing and names no
+        /// format, unless `skip_processing` names SVG (imgproxy's `IMGPROXY_ALWAYS_RASTERIZE_SVG`,
+        /// false by default).
+        public var alwaysRasterizesSVG = false
         /// Quality for lossy output when the URL gives none (imgproxy's `IMGPROXY_QUALITY`).
         public var defaultQuality = 80
         /// Per-format defaults that win over ``defaultQuality`` (imgproxy: WebP 79, AVIF 63).

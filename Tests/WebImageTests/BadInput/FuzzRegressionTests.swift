@@ -11,6 +11,7 @@ struct FuzzRegressionTests {
         "format": FuzzBodies.format, "jpeg": FuzzBodies.jpeg, "png": FuzzBodies.png, "apng": FuzzBodies.apng,
         "gif": FuzzBodies.gif, "webp": FuzzBodies.webp, "avif": FuzzBodies.avif, "heic": FuzzBodies.heic,
         "jxl": FuzzBodies.jxl, "tiff": FuzzBodies.tiff, "bmp": FuzzBodies.bmp, "ico": FuzzBodies.ico,
+        "svg": FuzzBodies.svg,
         "cache-entry": FuzzBodies.cacheEntry,
         "service-url": FuzzBodies.serviceURL,
     ]
@@ -35,7 +36,8 @@ struct FuzzRegressionTests {
     static func seeds(for target: String) -> [URL] {
         let fixtures: (folders: [String], extensions: Set<String>)? =
             switch target {
-            case "format": ([""], ["jpg", "png", "gif", "webp", "avif", "heic", "jxl", "tif", "bmp", "ico", "bin"])
+            case "format":
+                ([""], ["jpg", "png", "gif", "webp", "avif", "heic", "jxl", "tif", "bmp", "ico", "svg", "bin"])
             case "jpeg": (["jpeg", "metadata"], ["jpg"])
             case "png": (["png", "metadata"], ["png", "bin"])
             case "apng": (["apng"], ["png"])
@@ -47,6 +49,7 @@ struct FuzzRegressionTests {
             case "tiff": (["tiff"], ["tif"])
             case "bmp": (["bmp"], ["bmp"])
             case "ico": (["ico"], ["ico"])
+            case "svg": (["svg"], ["svg"])
             default: nil
             }
         var urls: [URL] = []

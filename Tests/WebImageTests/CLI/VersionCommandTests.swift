@@ -20,14 +20,14 @@ struct VersionCommandTests {
         #expect(
             result.standardOutput == """
                 formats: jpeg png gif webp avif heic heif jxl tiff bmp ico
-                traits:  AVIF HEIC JPEGXL TIFF ColorManagement Server
+                traits:  AVIF HEIC JPEGXL TIFF SVG ColorManagement Server
 
                 """)
         let json = try await CommandRunner.runOffPool(["info", "--build", "--json"])
         #expect(
             json.standardOutput == """
                 {"version":"\(WebImageVersion.current)","formats":["jpeg","png","gif","webp","avif","heic","heif","jxl",\
-                "tiff","bmp","ico"],"traits":["AVIF","HEIC","JPEGXL","TIFF","ColorManagement","Server"]}
+                "tiff","bmp","ico"],"traits":["AVIF","HEIC","JPEGXL","TIFF","SVG","ColorManagement","Server"]}
 
                 """)
     }

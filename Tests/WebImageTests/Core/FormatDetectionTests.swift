@@ -60,11 +60,13 @@ struct FormatDetectionTests {
         #expect(ImageFormat(detecting: data) == .undefined)
     }
 
-    @Test("SVG is recognised only when </svg> is in the last 100 bytes")
-    func svgNeedsClosingTagNearTheEnd() {
+    @Test("SVG is recognised by its root element at the start, or by </svg> in the last 100 bytes")
+    func svgNeedsItsRootFirstOrClosingTagNearTheEnd() {
         let padding = String(repeating: " ", count: 200)
-        #expect(ImageFormat(detecting: Data("<svg></svg>\(padding)".utf8)) == .undefined)
-        #expect(ImageFormat(detecting: Data("<svg>\(padding)</svg>".utf8)) == .svg)
+        #expect(ImageFormat(detecting: Data("<svg></svg>\(padding)".utf8)) == .svg)
+        #expect(ImageFormat(detecting: Data("<html>\(padding)</svg>".utf8)) == .svg)
+        #expect(ImageFormat(detecting: Data("<html></svg>\(padding)".utf8)) == .undefined)
+        #expect(ImageFormat(detecting: Data("\(padding)<html/>".utf8)) == .undefined)
     }
 
     @Test("Extensions, MIME types and type identifiers map to formats")

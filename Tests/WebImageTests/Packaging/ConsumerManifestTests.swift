@@ -24,7 +24,7 @@ struct ConsumerManifestTests {
         for probe in ["FileManager", "ProcessInfo", "import Foundation", "environment"] {
             #expect(!manifest.contains(probe), "Package.swift uses \(probe)")
         }
-        for trait in ["AVIF", "HEIC", "JPEGXL", "TIFF", "ColorManagement"] {
+        for trait in ["AVIF", "HEIC", "JPEGXL", "TIFF", "SVG", "ColorManagement"] {
             #expect(manifest.contains("(\"\(trait)\", \"C"), "no trait \(trait) in Package.swift")
         }
         #expect(manifest.contains("let serverTrait = \"Server\""))
@@ -53,7 +53,7 @@ struct ConsumerManifestTests {
         let entries = try FileManager.default.contentsOfDirectory(
             at: PackagingFilesTests.root.appendingPathComponent("Fuzz"), includingPropertiesForKeys: nil
         ).map(\.lastPathComponent).filter { $0.hasPrefix("fuzz-") }
-        #expect(entries.count == 14)
+        #expect(entries.count == 15)
         for entry in entries {
             #expect(fuzzManifest.contains("\"\(entry)\""), "\(entry) is not a target of Fuzz/Package.swift")
         }

@@ -72,7 +72,7 @@ struct ProcessingOptionsTests {
         ("unknown:1", "unknown processing option 'unknown'"),
         ("rs:stretch:1:1", "'rs'"), ("w:-1", "'w'"), ("w:1:2", "'w'"), ("h:x", "'h'"), ("dpr:0", "'dpr'"),
         ("el:maybe", "'el'"), ("g:up", "'g'"), ("g:sm:1", "'g'"), ("g:fp:2:0", "'g'"), ("g:fp:0.5", "'g'"),
-        ("ex:1:sm", "'ex'"), ("c:-1", "'c'"), ("c:", "'c'"), ("q:101", "'q'"), ("f:svg", "'f'"),
+        ("ex:1:sm", "'ex'"), ("c:-1", "'c'"), ("c:", "'c'"), ("q:101", "'q'"), ("f:pdf", "'f'"),
         ("f:nope", "'f'"), ("bg:12345", "'bg'"), ("bg:1:2", "'bg'"), ("bg:1:2:300", "'bg'"), ("bl:-1", "'bl'"),
         ("rot:45", "'rot'"), ("mb:-5", "'mb'"), ("exp:soon", "'exp'"), ("fn:%%%:1", "'fn'"), ("att:2", "'att'"),
         ("witn:red", "'witn'"), ("rs:fit:1:2:0:0:ce:0:0:9", "'rs'"),

@@ -22,7 +22,9 @@ enum Fixtures {
 
     /// Every image fixture (by relative path), for tests that sweep all of them.
     static func allImagePaths() throws -> [String] {
-        let extensions: Set<String> = ["jpg", "jpeg", "png", "gif", "webp", "avif", "heic", "jxl", "tif", "bmp", "ico"]
+        let extensions: Set<String> = [
+            "jpg", "jpeg", "png", "gif", "webp", "avif", "heic", "jxl", "tif", "bmp", "ico", "svg",
+        ]
         let root = directory.standardizedFileURL.path
         guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
         return walker.compactMap { $0 as? String }

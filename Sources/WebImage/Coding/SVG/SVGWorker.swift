@@ -1,0 +1,101 @@
+#if SVG
+    import CRSVG
+    import Dispatch
+    import Foundation
+
+    /// Runs librsvg on a thread of its own, so that the caller waits at most the time limit.
+    ///
+    /// librsvg 2.54 can stop a parse (through a `GCancellable`, cancelled at the deadline) but not
+    /// a rendering, and some documents render for minutes (a large `feMorphology` radius, an
+    /// `feTurbulence` with many octaves). When the time is up the caller gets
+    /// ``WebImageError/Code/badImageData`` and the thread is left to finish on its own, holding
+    /// its pixels until then; it is counted as overrunning, and while a coder's overrunning
+    /// renders reach its limit, that coder refuses new documents at once rather than start more.
+    final class SVGWorker: Sendable {
+        /// Renders started by this worker that are still running past their deadline.
+        private let overrunning = Locked(0)
+
+        /// librsvg recurses on nested groups and references; a thread's default stack may be small.
+        static let stackSize = 16 << 20
+
+        /// `body`'s result, run on a new thread with a cancellable that is cancelled when
+        /// `timeLimit` has passed.
+        func run<Output: Sendable>(
+            timeLimit: Duration, maxOverrunning: Int,
+            _ body: @escaping @Sendable (OpaquePointer?) -> Result<Output, WebImageError>
+        ) throws(WebImageError) -> Output {
+            let admitted = overrunning.withLock { count in count < maxOverrunning }
+            guard admitted else {
+                throw .badImageData(
+                    "SVG rendering is refused while \(maxOverrunning) earlier renders still run past their time limit")
+            }
+            let job = SVGJob<Output>()
+            let thread = Thread { [overrunning] in
+                let outcome = body(job.cancellation.pointer)
+                let abandoned = job.state.withLock { state in
+                    state.outcome = outcome
+                    return state.abandoned
+                }
+                if abandoned { overrunning.withLock { $0 -= 1 } }
+                job.finished.signal()
+            }
+            thread.stackSize = Self.stackSize
+            thread.start()
+            if job.finished.wait(timeout: .now() + Self.seconds(timeLimit)) == .timedOut {
+                let outcome = job.state.withLock { state in
+                    if state.outcome == nil {
+                        state.abandoned = true
+                        overrunning.withLock { $0 += 1 }
+                    }
+                    return state.outcome
+                }
+                guard let outcome else {
+                    job.cancellation.cancel()
+                    throw .badImageData("the SVG took longer than its time limit (\(timeLimit)) to render")
+                }
+                return try outcome.get()
+            }
+            guard let outcome = job.state.withLock({ $0.outcome }) else {
+                throw .badImageData("the SVG renderer stopped without a result")
+            }
+            return try outcome.get()
+        }
+
+        /// `duration` in seconds for Dispatch, within 0 seconds and a year.
+        static func seconds(_ duration: Duration) -> Double {
+            let (seconds, attoseconds) = duration.components
+            return (Double(seconds) + Double(attoseconds) / 1e18).clamped(to: 0...31_536_000)
+        }
+    }
+
+    /// What a worker thread and its caller share: the outcome, and whether the caller gave up.
+    private final class SVGJob<Output: Sendable>: Sendable {
+        struct State {
+            var outcome: Result<Output, WebImageError>?
+            var abandoned = false
+        }
+
+        let state = Locked(State())
+        let finished = DispatchSemaphore(value: 0)
+        let cancellation = SVGCancellation()
+    }
+
+    /// A `GCancellable` that stops a librsvg parse from another thread. GLib's cancellables are
+    /// made to be cancelled from any thread; the object is held by its address, which is Sendable.
+    final class SVGCancellation: Sendable {
+        private let address: UInt
+
+        init() { address = UInt(bitPattern: g_cancellable_new()) }
+
+        deinit {
+            if let pointer { g_object_unref(UnsafeMutableRawPointer(pointer)) }
+        }
+
+        /// The cancellable (nil only if GLib could not make one: then nothing can be cancelled).
+        var pointer: OpaquePointer? { OpaquePointer(bitPattern: address) }
+
+        func cancel() {
+            if let pointer { g_cancellable_cancel(pointer) }
+        }
+    }
+#endif
