@@ -263,7 +263,7 @@
         @Option(
             parsing: .unconditional,
             help: ArgumentHelp(
-                "Keep a source's 16 bits per channel in PNG, TIFF, AVIF and JPEG XL results, unless the URL says (default false).",
+                "Keep a source's 16 bits per channel in PNG and TIFF results, unless the URL says (default false).",
                 valueName: "BOOL"))
         var preserveHdr: String?
 
