@@ -18,7 +18,7 @@ import sys
 import numpy as np
 from PIL import Image, ImageDraw
 
-GENERATOR_VERSION = 12
+GENERATOR_VERSION = 13
 HERE = pathlib.Path(__file__).resolve().parent
 
 ANIM_SIZE = (480, 360)
@@ -81,6 +81,30 @@ def make_rgba_png():
     alpha = np.clip(0.7 * radial + 0.3 * smooth_field(rng, 1024, 1024, (8, 8), 1)[:, :, 0], 0, 255)
     rgba = np.dstack([rgb, alpha.astype(np.uint8)])
     return encode(Image.fromarray(rgba, "RGBA"), "PNG")
+
+
+def make_deep_png():
+    """A 1024x1024 16-bit RGBA PNG (Pillow cannot write one): the 8-bit photo and disc widened
+    with fine noise in the low bytes, zlib level 6, filter Up on every row."""
+    import struct
+    import zlib
+    rgb = photo_like(seed=15, width=1024, height=1024, noise_sigma=6).astype(np.uint16)
+    y, x = np.mgrid[0:1024, 0:1024]
+    alpha = np.clip((600 - np.hypot(x - 512, y - 512)) * 4, 0, 255).astype(np.uint16)
+    rng = np.random.default_rng(16)
+    samples = np.dstack([rgb, alpha]).astype(np.int32) * 257 + rng.integers(0, 64, size=(1024, 1024, 4))
+    rows = samples.clip(0, 65535).astype(">u2").reshape(1024, -1).view(np.uint8)
+    up = rows.astype(np.int16)
+    up[1:] = (rows[1:].astype(np.int16) - rows[:-1].astype(np.int16)) % 256
+    filtered = np.hstack([np.full((1024, 1), 2, np.uint8), up.astype(np.uint8)])
+    filtered[0, 0] = 0
+
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    header = struct.pack(">IIBBBBB", 1024, 1024, 16, 6, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(filtered.tobytes(), 6))
+            + chunk(b"IEND", b""))
 
 
 def make_photo_png():
@@ -257,6 +281,7 @@ INPUTS = {
     "still.tif": make_still_tiff,
     "still.bmp": make_still_bmp,
     "icon.ico": make_icon_ico,
+    "deep.png": make_deep_png,
     "logo.svg": make_logo_svg,
     "photo-adobe.jpg": make_photo_adobe_jpg,
     "cache.jpg": make_cache_jpg,

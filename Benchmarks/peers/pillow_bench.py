@@ -185,6 +185,15 @@ def bmp_decode(data):
     return still(lambda im: im.convert("RGBA"))(data)
 
 
+@case("png16-decode", "deep.png")
+def png16_decode(data):
+    # Pillow has no 16-bit RGBA mode: it decodes all the samples and keeps 8 bits of each.
+    def load(im):
+        im.load()
+        return im
+    return still(load)(data)
+
+
 @case("ico-decode", "icon.ico")
 def ico_decode(data):
     # Pillow opens the largest entry, as ours reads it.

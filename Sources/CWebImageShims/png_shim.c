@@ -138,24 +138,41 @@ static void cwi_png_set_rgba8_transforms(png_structp png, png_infop info) {
     }
 }
 
-int cwi_png_reader_decode_rgba(cwi_png_reader *reader, uint8_t *destination, size_t length) {
-    if (reader->failed || !reader->header_read) {
-        if (!reader->failed) cwi_copy_message(reader->message, sizeof reader->message, "header not read");
-        return -1;
+/* 16-bit samples become RGBA16 in native byte order: tRNS turned into alpha, gray copied to RGB,
+ * opaque alpha added where missing. Only for 16-bit images (palettes are never 16-bit). */
+static void cwi_png_set_rgba16_transforms(png_structp png, png_infop info) {
+    int color_type = png_get_color_type(png, info);
+    int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+    if (has_trns) png_set_tRNS_to_alpha(png);
+    if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA) {
+        png_set_gray_to_rgb(png);
     }
-    if (setjmp(png_jmpbuf(reader->png))) {
-        reader->failed = 1;
-        return -1;
+    if ((color_type & PNG_COLOR_MASK_ALPHA) == 0 && !has_trns) {
+        png_set_filler(png, 0xffff, PNG_FILLER_AFTER);
     }
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    png_set_swap(png);
+#endif
+}
+
+/* Sets up `deep` (16-bit) or 8-bit output, then reads every row into `destination`, `bytes_per_pixel`
+ * a pixel, and reads to IEND. Call inside the caller's setjmp. */
+static void cwi_png_read_pixels(cwi_png_reader *reader, uint8_t *destination, size_t length, int deep) {
     png_structp png = reader->png;
     png_infop info = reader->info;
     png_uint_32 width = png_get_image_width(png, info);
     png_uint_32 height = png_get_image_height(png, info);
-    size_t stride = (size_t)width * 4;
-    if (destination == NULL || height == 0 || stride / 4 != width || length / stride < height) {
+    size_t bytes_per_pixel = deep ? 8 : 4;
+    size_t stride = (size_t)width * bytes_per_pixel;
+    if (destination == NULL || height == 0 || stride / bytes_per_pixel != width || length / stride < height) {
         png_error(png, "the destination buffer is too small");
     }
-    cwi_png_set_rgba8_transforms(png, info);
+    if (deep) {
+        if (png_get_bit_depth(png, info) != 16) png_error(png, "not a 16-bit PNG");
+        cwi_png_set_rgba16_transforms(png, info);
+    } else {
+        cwi_png_set_rgba8_transforms(png, info);
+    }
     int passes = png_set_interlace_handling(png);
     png_read_update_info(png, info);
     if (png_get_rowbytes(png, info) != stride) png_error(png, "unexpected row size after transforms");
@@ -167,7 +184,28 @@ int cwi_png_reader_decode_rgba(cwi_png_reader *reader, uint8_t *destination, siz
         }
     }
     png_read_end(png, NULL);
+}
+
+static int cwi_png_reader_decode(cwi_png_reader *reader, uint8_t *destination, size_t length, int deep) {
+    if (reader->failed || !reader->header_read) {
+        if (!reader->failed) cwi_copy_message(reader->message, sizeof reader->message, "header not read");
+        return -1;
+    }
+    if (setjmp(png_jmpbuf(reader->png))) {
+        reader->failed = 1;
+        return -1;
+    }
+    cwi_png_read_pixels(reader, destination, length, deep);
     return 0;
+}
+
+int cwi_png_reader_decode_rgba(cwi_png_reader *reader, uint8_t *destination, size_t length) {
+    return cwi_png_reader_decode(reader, destination, length, 0);
+}
+
+int cwi_png_reader_decode_rgba16(cwi_png_reader *reader, uint16_t *destination, size_t count) {
+    if (count > SIZE_MAX / 2) count = SIZE_MAX / 2;
+    return cwi_png_reader_decode(reader, (uint8_t *)destination, count * 2, 1);
 }
 
 const char *cwi_png_reader_message(const cwi_png_reader *reader) { return reader->message; }
@@ -230,6 +268,7 @@ typedef struct {
     int compression_level;
     int adaptive_filters;
     int gray; /* pixels are gray bytes (with an alpha byte each when keep_alpha), not RGBA */
+    int deep; /* samples are 16-bit, native byte order (two bytes where the above says a byte) */
 } cwi_png_image;
 
 static int cwi_png_write(cwi_png_writer *writer, const cwi_png_image *image) {
@@ -246,7 +285,8 @@ static int cwi_png_write(cwi_png_writer *writer, const cwi_png_image *image) {
     int color_type = indexed ? PNG_COLOR_TYPE_PALETTE
                    : image->gray ? (image->keep_alpha ? PNG_COLOR_TYPE_GRAY_ALPHA : PNG_COLOR_TYPE_GRAY)
                                  : (image->keep_alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB);
-    png_set_IHDR(png, writer->info, image->width, image->height, indexed ? image->bit_depth : 8, color_type,
+    png_set_IHDR(png, writer->info, image->width, image->height,
+                 indexed ? image->bit_depth : (image->deep ? 16 : 8), color_type,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_byte alphas[256];
     if (indexed) {
@@ -264,16 +304,20 @@ static int cwi_png_write(cwi_png_writer *writer, const cwi_png_image *image) {
         if (last_translucent >= 0) png_set_tRNS(png, writer->info, alphas, last_translucent + 1, NULL);
     }
     png_write_info(png, writer->info);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (image->deep) png_set_swap(png);
+#endif
+    size_t sample_bytes = image->deep ? 2 : 1;
     size_t stride;
     if (indexed) {
         if (image->bit_depth < 8) png_set_packing(png);
         stride = image->width;
     } else if (image->gray) {
-        stride = (size_t)image->width * (image->keep_alpha ? 2 : 1);
+        stride = (size_t)image->width * (image->keep_alpha ? 2 : 1) * sample_bytes;
     } else {
         /* On write, a filler setting drops the fourth byte of each pixel: RGBA rows become RGB. */
         if (!image->keep_alpha) png_set_filler(png, 0, PNG_FILLER_AFTER);
-        stride = (size_t)image->width * 4;
+        stride = (size_t)image->width * 4 * sample_bytes;
     }
     const uint8_t *row = image->pixels;
     for (uint32_t y = 0; y < image->height; y++, row += stride) {
@@ -292,6 +336,10 @@ static int cwi_png_encode(const cwi_png_image *image, uint8_t **output, size_t *
     if (image->pixels == NULL || image->width == 0 || image->height == 0 || image->width > PNG_UINT_31_MAX ||
         image->height > PNG_UINT_31_MAX) {
         cwi_copy_message(message, message_capacity, "invalid image size");
+        return -1;
+    }
+    if (image->deep && (image->palette_rgba != NULL || (size_t)image->width > SIZE_MAX / 8)) {
+        cwi_copy_message(message, message_capacity, "invalid 16-bit image");
         return -1;
     }
     if (image->palette_rgba != NULL &&
@@ -343,6 +391,14 @@ int cwi_png_encode_gray(const uint8_t *pixels, uint32_t width, uint32_t height, 
                         char *message, size_t message_capacity) {
     cwi_png_image image = {pixels, width, height, keep_alpha, NULL, 0, 8,
                            cwi_clamp_level(compression_level), adaptive_filters, 1};
+    return cwi_png_encode(&image, output, output_length, message, message_capacity);
+}
+
+int cwi_png_encode_deep(const uint16_t *pixels, uint32_t width, uint32_t height, int keep_alpha, int gray,
+                        int compression_level, int adaptive_filters, uint8_t **output, size_t *output_length,
+                        char *message, size_t message_capacity) {
+    cwi_png_image image = {(const uint8_t *)pixels, width, height, keep_alpha, NULL, 0, 16,
+                           cwi_clamp_level(compression_level), adaptive_filters, gray ? 1 : 0, 1};
     return cwi_png_encode(&image, output, output_length, message, message_capacity);
 }
 

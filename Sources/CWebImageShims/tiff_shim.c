@@ -270,10 +270,51 @@ int cwi_tiff_read_rgba(cwi_tiff_reader *reader, uint8_t *rgba, const cwi_tiff_pa
     return 0;
 }
 
+int cwi_tiff_read_deep_layout(cwi_tiff_reader *reader, const cwi_tiff_page *page, cwi_tiff_deep_layout *layout) {
+    TIFF *tif = reader->tif;
+    uint16_t bits = 0, samples = 0, photometric = 0, planar = PLANARCONFIG_CONTIG, format = SAMPLEFORMAT_UINT;
+    uint16_t extra_count = 0;
+    uint16_t *extra = NULL;
+    TIFFGetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, &bits);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &samples);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &planar);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLEFORMAT, &format);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_EXTRASAMPLES, &extra_count, &extra);
+    if (!TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &photometric)) return 0;
+    int is_float = bits == 32 && format == SAMPLEFORMAT_IEEEFP;
+    if (!(bits == 16 && format == SAMPLEFORMAT_UINT) && !is_float) return 0;
+    if (planar != PLANARCONFIG_CONTIG || TIFFIsTiled(tif)) return 0;
+    int colours = photometric == PHOTOMETRIC_MINISBLACK ? 1 : photometric == PHOTOMETRIC_RGB ? 3 : 0;
+    if (colours == 0 || (samples != colours && samples != colours + 1)) return 0;
+    if (extra_count != samples - colours) return 0;
+    if (extra_count == 1 && (extra == NULL || (extra[0] != EXTRASAMPLE_ASSOCALPHA && extra[0] != EXTRASAMPLE_UNASSALPHA)))
+        return 0;
+    if (TIFFScanlineSize64(tif) != (uint64_t)page->width * samples * (bits / 8)) return 0;
+    layout->samples = samples;
+    layout->is_float = is_float;
+    layout->associated = extra_count == 1 && extra[0] == EXTRASAMPLE_ASSOCALPHA;
+    return 1;
+}
+
+int cwi_tiff_read_deep_row(cwi_tiff_reader *reader, void *row, size_t length, uint32_t y, char *err, size_t errlen) {
+    reader->messages.last_error[0] = 0;
+    if (row == NULL || (uint64_t)length < TIFFScanlineSize64(reader->tif)) {
+        cwi_tiff_set_error(err, errlen, "the row buffer is too small", NULL);
+        return -1;
+    }
+    if (TIFFReadScanline(reader->tif, row, y, 0) < 0) {
+        cwi_tiff_set_error(err, errlen, "the pixels cannot be decoded", &reader->messages);
+        return -1;
+    }
+    return 0;
+}
+
 /* ---- writing ---------------------------------------------------------------------------- */
 
-uint8_t *cwi_tiff_write(const uint8_t *const *pages, const uint32_t *widths, const uint32_t *heights, int count,
-                        int has_alpha, int gray, size_t *out_size, char *err, size_t errlen) {
+/* Writes 8-bit (`sample_bytes` 1) or 16-bit (2) RGBA pages, as cwi_tiff_write describes. */
+static uint8_t *cwi_tiff_write_pages(const void *const *pages, int sample_bytes, const uint32_t *widths,
+                                     const uint32_t *heights, int count, int has_alpha, int gray, size_t *out_size,
+                                     char *err, size_t errlen) {
     cwi_tiff_memory memory = {0};
     cwi_tiff_messages messages = {{0}};
     TIFF *tif = cwi_tiff_client_open(&memory, "w", &messages, 0);
@@ -290,7 +331,7 @@ uint8_t *cwi_tiff_write(const uint8_t *const *pages, const uint32_t *widths, con
         TIFFSetField(tif, TIFFTAG_IMAGEWIDTH, width);
         TIFFSetField(tif, TIFFTAG_IMAGELENGTH, height);
         TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, samples);
-        TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, 8);
+        TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, 8 * sample_bytes);
         TIFFSetField(tif, TIFFTAG_PHOTOMETRIC, gray ? PHOTOMETRIC_MINISBLACK : PHOTOMETRIC_RGB);
         TIFFSetField(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
         TIFFSetField(tif, TIFFTAG_ORIENTATION, ORIENTATION_TOPLEFT);
@@ -306,20 +347,23 @@ uint8_t *cwi_tiff_write(const uint8_t *const *pages, const uint32_t *widths, con
         }
         TIFFSetField(tif, TIFFTAG_ROWSPERSTRIP, TIFFDefaultStripSize(tif, 0));
         free(row);
-        row = malloc((size_t)width * samples);
+        row = malloc((size_t)width * samples * sample_bytes);
         if (row == NULL) {
             ok = 0;
             break;
         }
         for (uint32_t y = 0; ok && y < height; y++) {
-            const uint8_t *source = pages[page] + (size_t)y * width * 4;
-            if (gray) {
-                for (uint32_t x = 0; x < width; x++) {
-                    row[(size_t)x * samples] = source[(size_t)x * 4];
-                    if (has_alpha) row[(size_t)x * samples + 1] = source[(size_t)x * 4 + 3];
+            const size_t pixel = 4 * (size_t)sample_bytes, kept = (size_t)samples * sample_bytes;
+            const uint8_t *source = (const uint8_t *)pages[page] + (size_t)y * width * pixel;
+            for (uint32_t x = 0; x < width; x++) {
+                uint8_t *to = row + (size_t)x * kept;
+                const uint8_t *from = source + (size_t)x * pixel;
+                if (gray) {
+                    memcpy(to, from, sample_bytes);
+                    if (has_alpha) memcpy(to + sample_bytes, from + 3 * sample_bytes, sample_bytes);
+                } else {
+                    memcpy(to, from, kept);
                 }
-            } else {
-                for (uint32_t x = 0; x < width; x++) memcpy(row + (size_t)x * samples, source + (size_t)x * 4, samples);
             }
             if (TIFFWriteScanline(tif, row, y, 0) < 0) ok = 0;
         }
@@ -334,6 +378,18 @@ uint8_t *cwi_tiff_write(const uint8_t *const *pages, const uint32_t *widths, con
     }
     *out_size = memory.size;
     return memory.data;
+}
+
+uint8_t *cwi_tiff_write(const uint8_t *const *pages, const uint32_t *widths, const uint32_t *heights, int count,
+                        int has_alpha, int gray, size_t *out_size, char *err, size_t errlen) {
+    return cwi_tiff_write_pages((const void *const *)pages, 1, widths, heights, count, has_alpha, gray, out_size, err,
+                                errlen);
+}
+
+uint8_t *cwi_tiff_write_deep(const uint16_t *const *pages, const uint32_t *widths, const uint32_t *heights,
+                             int count, int has_alpha, int gray, size_t *out_size, char *err, size_t errlen) {
+    return cwi_tiff_write_pages((const void *const *)pages, 2, widths, heights, count, has_alpha, gray, out_size, err,
+                                errlen);
 }
 
 void cwi_tiff_free(void *buffer) { free(buffer); }

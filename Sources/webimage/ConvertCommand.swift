@@ -58,6 +58,12 @@ struct ConvertCommand: AsyncParsableCommand {
     @Flag(help: "Keep only the first frame of an animation.")
     var firstFrame = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Keep more than 8 bits per channel (16-bit PNG and TIFF, float TIFF, 10- and 12-bit AVIF and HEIC, JPEG XL) when writing PNG, TIFF, AVIF or JPEG XL; crop, flip, quarter turns and resizing keep them, other transforms work at 8 bits."
+        ))
+    var keepDepth = false
+
     @OptionGroup var transforms: TransformOptions
 
     func run() async throws {
@@ -67,6 +73,7 @@ struct ConvertCommand: AsyncParsableCommand {
         decodeOptions.firstFrameOnly = firstFrame
         decodeOptions.readMetadata = keepMetadata.kinds
         decodeOptions.convertToSRGB = !keepColorProfile
+        decodeOptions.preservesHighBitDepth = keepDepth
         let transformer = try transforms.makeTransformer()
         if let thumbnail {
             decodeOptions.thumbnailPixelSize = thumbnail

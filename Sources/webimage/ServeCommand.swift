@@ -263,6 +263,13 @@
         @Option(
             parsing: .unconditional,
             help: ArgumentHelp(
+                "Keep a source's 16 bits per channel in PNG and TIFF results, unless the URL says (default false).",
+                valueName: "BOOL"))
+        var preserveHdr: String?
+
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
                 "Remove scripts, event handlers and links into code from SVG sources answered as SVG (default true).",
                 valueName: "BOOL"))
         var sanitizeSvg: String?
@@ -354,7 +361,8 @@
                 "fallback-image-path": fallbackImagePath, "fallback-image-data": fallbackImageData,
                 "fallback-image-url": fallbackImageURL, "fallback-image-status": fallbackImageStatus,
                 "fallback-image-ttl": fallbackImageTTL,
-                "keep-copyright": keepCopyright, "enforce-thumbnail": enforceThumbnail, "sanitize-svg": sanitizeSvg,
+                "keep-copyright": keepCopyright, "enforce-thumbnail": enforceThumbnail, "preserve-hdr": preserveHdr,
+                "sanitize-svg": sanitizeSvg,
                 "always-rasterize-svg": alwaysRasterizeSvg,
                 "info-presets-file": infoPresetsFile, "info-only-presets": infoOnlyPresets,
             ]

@@ -48,6 +48,9 @@ let codecCases: [BenchCase] = [
         "ico-decode", input: "icon.ico",
         summary: "ICO of seven 32-bit bitmap entries (16 to 256), the 256x256 one decoded to RGBA"),
     decodeCase(
+        "png16-decode", input: "deep.png", keepsDepth: true,
+        summary: "1024x1024 16-bit RGBA PNG, decode keeping 16 bits (and the 8-bit bitmap made from them)"),
+    decodeCase(
         "svg-rasterise", input: "logo.svg", peer: "rsvg",
         summary:
             "1000x1000 SVG (400 stroked curves, gradients, translucency), rasterised at its own size (librsvg on both sides)"
@@ -72,14 +75,17 @@ private func iccCostCase() -> BenchCase {
         setup: { try body($0, converting: true) }, swiftPeer: { try body($0, converting: false) })
 }
 
-/// A case that decodes the input file `input` with the default options plus `thumbnail`, and
-/// touches every frame of an animation (decoding it if the coder chose lazy frames).
+/// A case that decodes the input file `input` with the default options plus `thumbnail` (and
+/// ``ImageDecodeOptions/preservesHighBitDepth`` with `keepsDepth`), and touches every frame of an
+/// animation (decoding it if the coder chose lazy frames).
 private func decodeCase(
-    _ name: String, input: String, thumbnail: PixelSize = .zero, peer: String = "pillow", summary: String
+    _ name: String, input: String, thumbnail: PixelSize = .zero, keepsDepth: Bool = false, peer: String = "pillow",
+    summary: String
 ) -> BenchCase {
     let options = {
         var options = ImageDecodeOptions()
         options.thumbnailPixelSize = thumbnail
+        options.preservesHighBitDepth = keepsDepth
         return options
     }()
     return BenchCase(name, peer: peer, summary: summary) { context in

@@ -31,6 +31,12 @@ int cwi_png_reader_read_header(cwi_png_reader *reader, cwi_png_header *header);
  * apart, then reads to IEND. Call after read_header; `length` must be at least width*height*4. */
 int cwi_png_reader_decode_rgba(cwi_png_reader *reader, uint8_t *destination, size_t length);
 
+/* Decodes a 16-bit PNG (bit_depth 16 in the header; anything else fails) as RGBA16: 16 bits a
+ * sample in native byte order, straight alpha, no gamma; gray copied to RGB, a tRNS key colour
+ * turned into alpha 0 and 65535, opaque alpha added where missing. `count` (in samples) must be at
+ * least width*height*4. Call after read_header, instead of decode_rgba. */
+int cwi_png_reader_decode_rgba16(cwi_png_reader *reader, uint16_t *destination, size_t count);
+
 /* Why the last call failed (empty if none did). Owned by the reader. */
 const char *cwi_png_reader_message(const cwi_png_reader *reader);
 
@@ -49,6 +55,13 @@ int cwi_png_encode_rgba(const uint8_t *pixels, uint32_t width, uint32_t height, 
  * when `keep_alpha` (two bytes a pixel), as a grayscale PNG (colour type 0 or 4). Filters,
  * output and errors as cwi_png_encode_rgba. */
 int cwi_png_encode_gray(const uint8_t *pixels, uint32_t width, uint32_t height, int keep_alpha,
+                        int compression_level, int adaptive_filters, uint8_t **output, size_t *output_length,
+                        char *message, size_t message_capacity);
+
+/* Encodes 16-bit samples (native byte order) as a 16-bit PNG: RGBA pixels (four samples a pixel,
+ * RGB when `keep_alpha` is 0), or with `gray` gray pixels (one sample, two with alpha when
+ * `keep_alpha`). Filters, output and errors as cwi_png_encode_rgba. */
+int cwi_png_encode_deep(const uint16_t *pixels, uint32_t width, uint32_t height, int keep_alpha, int gray,
                         int compression_level, int adaptive_filters, uint8_t **output, size_t *output_length,
                         char *message, size_t message_capacity);
 

@@ -32,6 +32,27 @@ int cwi_tiff_page_info(cwi_tiff_reader *reader, int index, cwi_tiff_page *page, 
  * reads: strips or tiles, any compression it was built with, palette, gray, 16-bit. */
 int cwi_tiff_read_rgba(cwi_tiff_reader *reader, uint8_t *rgba, const cwi_tiff_page *page, char *err, size_t errlen);
 
+/* How a page with more than 8 bits a sample stores them, when it is read row by row. */
+typedef struct cwi_tiff_deep_layout {
+    int samples;     /* 1 gray, 2 gray and alpha, 3 RGB, 4 RGBA */
+    int is_float;    /* 32-bit IEEE floats (linear light, 0...1), else 16-bit unsigned integers */
+    int associated;  /* the alpha is associated (the colour premultiplied by it) */
+} cwi_tiff_deep_layout;
+
+/* Whether the current page (`page` describes it) holds 16-bit unsigned or 32-bit float samples
+ * in strips, contiguous, min-is-black gray or RGB, with alpha as its one extra sample if any:
+ * 1 with `layout` filled, else 0 (the page is read through cwi_tiff_read_rgba at 8 bits). */
+int cwi_tiff_read_deep_layout(cwi_tiff_reader *reader, const cwi_tiff_page *page, cwi_tiff_deep_layout *layout);
+
+/* Reads row `y` of the current page, in a deep layout, into `row` (`length` bytes, at least
+ * width * samples * 2 or 4): samples in native byte order. Rows must be read in order from 0. */
+int cwi_tiff_read_deep_row(cwi_tiff_reader *reader, void *row, size_t length, uint32_t y, char *err, size_t errlen);
+
+/* Like cwi_tiff_write, from 16-bit RGBA pages (`pages[i]` is widths[i] * heights[i] * 4 samples,
+ * native byte order): 16 bits a sample. */
+uint8_t *cwi_tiff_write_deep(const uint16_t *const *pages, const uint32_t *widths, const uint32_t *heights,
+                             int count, int has_alpha, int gray, size_t *out_size, char *err, size_t errlen);
+
 /* A new TIFF of `count` pages of 8-bit RGBA pixels (`pages[i]` is widths[i] * heights[i] * 4
  * bytes), deflate-compressed with horizontal prediction; RGB when `has_alpha` is 0, else RGBA
  * with unassociated alpha; with `gray`, each pixel's red alone as its gray (min-is-black), with

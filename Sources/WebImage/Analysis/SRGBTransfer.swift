@@ -13,8 +13,17 @@ enum SRGBTransfer {
     /// The 8-bit sRGB value of linear light `value`, clamped to 0...1 first: rounded half up,
     /// as BlurHash's reference encoder rounds, so that equal inputs give equal hashes.
     static func byte(fromLinear value: Double) -> Int {
+        min(255, max(0, Int(clamping: encoded(fromLinear: value) * 255 + 0.5, rounding: .down)))
+    }
+
+    /// The sRGB value on 0...1 of linear light `value`, clamped to 0...1 first (NaN read as 0).
+    static func encoded(fromLinear value: Double) -> Double {
         let v = value.clamped(to: 0...1)
-        let encoded = v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055
-        return min(255, max(0, Int(clamping: encoded * 255 + 0.5, rounding: .down)))
+        return v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055
+    }
+
+    /// The 16-bit sRGB value of linear light `value` (clamped, NaN read as 0), rounded half up.
+    static func sixteenBit(fromLinear value: Double) -> UInt16 {
+        UInt16(clamping: Int(clamping: encoded(fromLinear: value) * 65535 + 0.5, rounding: .down))
     }
 }

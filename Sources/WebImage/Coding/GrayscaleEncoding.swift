@@ -12,13 +12,21 @@ enum GrayscaleEncoding {
     static func grayMetadata(for bitmap: ImageBitmap, metadata: ImageMetadata, options: ImageEncodeOptions)
         -> ImageMetadata?
     {
+        grayMetadata(metadata: metadata, options: options) { bitmap.isGray }
+    }
+
+    /// As ``grayMetadata(for:metadata:options:)``, for pixels that `isGray` looks at (only when
+    /// the options ask for grayscale).
+    static func grayMetadata(metadata: ImageMetadata, options: ImageEncodeOptions, isGray: () -> Bool)
+        -> ImageMetadata?
+    {
         guard options.writesGrayscale else { return nil }
         var gray = metadata
         if let profile = metadata.iccProfile, !isGrayProfile(profile) {
             guard ColorManagement.isSRGB(profile) else { return nil }
             gray.iccProfile = nil
         }
-        return bitmap.isGray ? gray : nil
+        return isGray() ? gray : nil
     }
 
     /// Whether an ICC profile's colour space (header bytes 16–19) is `GRAY`.
@@ -27,9 +35,9 @@ enum GrayscaleEncoding {
     }
 }
 
-extension ImageBitmap {
-    /// Whether every pixel has R = G = B; stops at the first one that does not.
-    var isGray: Bool {
+extension GrayscaleEncoding {
+    /// Whether every RGBA pixel of `pixels` has R = G = B; stops at the first one that does not.
+    static func isGray<Sample: Equatable>(_ pixels: [Sample]) -> Bool {
         pixels.withUnsafeBufferPointer { buffer in
             var index = 0
             while index + 3 < buffer.count {
@@ -41,12 +49,13 @@ extension ImageBitmap {
         }
     }
 
-    /// One byte a pixel (its red, which is its gray) or, with `alpha`, two (gray, alpha).
-    func grayBytes(alpha: Bool) -> [UInt8] {
+    /// One sample a pixel of RGBA `pixels` (its red, which is its gray) or, with `alpha`, two
+    /// (gray, alpha).
+    static func graySamples<Sample>(_ pixels: [Sample], alpha: Bool) -> [Sample] {
         let channels = alpha ? 2 : 1
-        let pixelCount = width * height
+        let pixelCount = pixels.count / 4
         return pixels.withUnsafeBufferPointer { source in
-            [UInt8](unsafeUninitializedCapacity: pixelCount * channels) { buffer, initialized in
+            [Sample](unsafeUninitializedCapacity: pixelCount * channels) { buffer, initialized in
                 for pixel in 0..<pixelCount {
                     buffer[pixel * channels] = source[pixel * 4]
                     if alpha { buffer[pixel * channels + 1] = source[pixel * 4 + 3] }
@@ -55,4 +64,20 @@ extension ImageBitmap {
             }
         }
     }
+}
+
+extension ImageBitmap {
+    /// Whether every pixel has R = G = B; stops at the first one that does not.
+    var isGray: Bool { GrayscaleEncoding.isGray(pixels) }
+
+    /// One byte a pixel (its red, which is its gray) or, with `alpha`, two (gray, alpha).
+    func grayBytes(alpha: Bool) -> [UInt8] { GrayscaleEncoding.graySamples(pixels, alpha: alpha) }
+}
+
+extension ImageBitmap16 {
+    /// Whether every pixel has R = G = B; stops at the first one that does not.
+    var isGray: Bool { GrayscaleEncoding.isGray(pixels) }
+
+    /// One sample a pixel (its red, which is its gray) or, with `alpha`, two (gray, alpha).
+    func graySamples(alpha: Bool) -> [UInt16] { GrayscaleEncoding.graySamples(pixels, alpha: alpha) }
 }

@@ -200,6 +200,13 @@ public struct ImageDecodeOptions: Sendable, Equatable {
     /// without it the pixels stay as stored, with their profile. Ours: on Apple platforms
     /// ImageIO and Core Graphics colour-match SDWebImage's images.
     public var convertToSRGB = true
+    /// Keep more than 8 bits per channel: a source with deeper samples (16-bit PNG and TIFF, float
+    /// TIFF, 10- and 12-bit AVIF, HEIC and JPEG XL) also gets an ``Image/deepBitmap`` at 16 bits
+    /// per channel, and its ``Image/bitmap`` is that rounded to 8 bits. Default false: without it
+    /// 16-bit samples keep their high byte, as before, and nothing more is allocated. 8-bit
+    /// sources, animations and progressive partial results never get a deep bitmap. imgproxy's
+    /// `preserve_hdr`.
+    public var preservesHighBitDepth = false
 
     /// 100 million pixels (400 MB of RGBA): larger than any camera photo, far below what a
     /// hostile header can claim.
@@ -534,6 +541,14 @@ package enum ColorManagement {
             let conversion = SRGBConverter.shared.conversion(for: profile)
             guard conversion.changesPixels else { return image }
             guard let animation = image.animation else {
+                if let deep = image.deepBitmap {
+                    // The deep pixels are converted at 16 bits and the 8-bit ones made from them;
+                    // if lcms cannot, they are dropped rather than left unconverted.
+                    if let converted = DeepSRGBConversion.converted(deep, from: profile) {
+                        return image.withDeepBitmap(converted)
+                    }
+                    image.deepBitmap = nil
+                }
                 conversion.apply(to: &image.bitmap)
                 return image
             }

@@ -11,8 +11,19 @@ import Synchronization
 /// For an animation, ``bitmap`` is the first frame (the poster) and ``animation`` holds every
 /// frame, decoded up front or on demand (see ``ImageAnimation``).
 public struct Image: Sendable {
-    /// The pixels: the still image, or the first frame of an animation.
-    public var bitmap: ImageBitmap
+    /// The pixels: the still image, or the first frame of an animation. Setting or changing them
+    /// drops ``deepBitmap``, which would no longer show the same picture; code that keeps deep
+    /// pixels sets ``deepBitmap`` after ``bitmap``.
+    public var bitmap: ImageBitmap {
+        didSet { deepBitmap = nil }
+    }
+    /// The same pixels at 16 bits per channel, kept only when a decoder was asked to
+    /// (``ImageDecodeOptions/preservesHighBitDepth``) and the source held more than 8 bits per
+    /// sample; nil otherwise. When present, ``bitmap`` is this rounded to 8 bits. Encoders that can
+    /// store 16 bits (PNG and TIFF) write it; the others use ``bitmap``.
+    /// Orientation, crop, flip, quarter-turn rotation and resizing keep it; transformers that work
+    /// on 8-bit pixels only drop it, so it never disagrees with ``bitmap``. Still images only.
+    public var deepBitmap: ImageBitmap16? = nil
     /// Points-to-pixels factor (SDWebImage's `scale`, from `@2x` keys or the scale-factor option).
     public var scale: Double
     /// How ``bitmap`` must be turned to show upright. `.up` once a decoder has applied EXIF orientation.
@@ -68,10 +79,11 @@ public struct Image: Sendable {
 
     /// Bytes of decoded pixels this value actually holds: the poster bitmap plus any animation
     /// frames that are decoded and kept (frames shared with the poster are counted once), plus
-    /// the ``metadata`` blocks. This is the cost a memory cache should charge.
+    /// the ``deepBitmap`` if any, plus the ``metadata`` blocks. This is the cost a memory cache
+    /// should charge.
     public var memoryCost: Int {
         let pixels = animation.map { max(bitmap.byteCount, $0.heldByteCount) } ?? bitmap.byteCount
-        return pixels + metadata.byteCount
+        return pixels + (deepBitmap?.byteCount ?? 0) + metadata.byteCount
     }
 }
 
@@ -154,32 +166,44 @@ extension ImageBitmap {
     /// The bitmap turned so that it shows upright, given the orientation its pixels are stored in.
     public func applyingOrientation(_ orientation: ImageOrientation) -> ImageBitmap {
         if orientation == .up { return self }
-        let w = width
-        let h = height
-        let outWidth = orientation.swapsDimensions ? h : w
-        let outHeight = orientation.swapsDimensions ? w : h
+        let outWidth = orientation.swapsDimensions ? height : width
+        let outHeight = orientation.swapsDimensions ? width : height
         return pixels.withUnsafeBytes { srcRaw in
-            let src = srcRaw.bindMemory(to: UInt32.self)
-            return ImageBitmap(width: outWidth, height: outHeight) { dstBytes in
-                let dst = UnsafeMutableRawBufferPointer(dstBytes).bindMemory(to: UInt32.self)
-                for dy in 0..<outHeight {
-                    let row = dy * outWidth
-                    for dx in 0..<outWidth {
-                        let sx: Int
-                        let sy: Int
-                        switch orientation {
-                        case .up: (sx, sy) = (dx, dy)
-                        case .upMirrored: (sx, sy) = (w - 1 - dx, dy)
-                        case .down: (sx, sy) = (w - 1 - dx, h - 1 - dy)
-                        case .downMirrored: (sx, sy) = (dx, h - 1 - dy)
-                        case .leftMirrored: (sx, sy) = (dy, dx)
-                        case .right: (sx, sy) = (dy, h - 1 - dx)
-                        case .rightMirrored: (sx, sy) = (w - 1 - dy, h - 1 - dx)
-                        case .left: (sx, sy) = (w - 1 - dy, dx)
-                        }
-                        dst[row + dx] = src[sy * w + sx]
-                    }
+            ImageBitmap(width: outWidth, height: outHeight) { dstBytes in
+                orientation.permute(
+                    srcRaw.bindMemory(to: UInt32.self),
+                    into: UnsafeMutableRawBufferPointer(dstBytes).bindMemory(to: UInt32.self), width: width,
+                    height: height)
+            }
+        }
+    }
+}
+
+extension ImageOrientation {
+    /// Copies the pixels of a `width × height` image stored in this orientation (one `Pixel` value
+    /// each) to `destination` upright (its sides swapped for orientations 5–8).
+    func permute<Pixel>(
+        _ source: UnsafeBufferPointer<Pixel>, into destination: UnsafeMutableBufferPointer<Pixel>, width w: Int,
+        height h: Int
+    ) {
+        let outWidth = swapsDimensions ? h : w
+        let outHeight = swapsDimensions ? w : h
+        for dy in 0..<outHeight {
+            let row = dy * outWidth
+            for dx in 0..<outWidth {
+                let sx: Int
+                let sy: Int
+                switch self {
+                case .up: (sx, sy) = (dx, dy)
+                case .upMirrored: (sx, sy) = (w - 1 - dx, dy)
+                case .down: (sx, sy) = (w - 1 - dx, h - 1 - dy)
+                case .downMirrored: (sx, sy) = (dx, h - 1 - dy)
+                case .leftMirrored: (sx, sy) = (dy, dx)
+                case .right: (sx, sy) = (dy, h - 1 - dx)
+                case .rightMirrored: (sx, sy) = (w - 1 - dy, h - 1 - dx)
+                case .left: (sx, sy) = (w - 1 - dy, dx)
                 }
+                destination[row + dx] = source[sy * w + sx]
             }
         }
     }

@@ -21,11 +21,7 @@ extension ImageBitmap {
     /// The pixels inside `rect`, which must lie within the bitmap and have a positive size
     /// (else ``WebImageError/invalidArgument(_:underlying:)``).
     public func cropped(to rect: PixelRect) throws(WebImageError) -> ImageBitmap {
-        guard rect.width > 0, rect.height > 0, rect.x >= 0, rect.y >= 0,
-            rect.x <= width - rect.width, rect.y <= height - rect.height
-        else {
-            throw .invalidArgument("crop \(rect) does not fit inside the \(size) bitmap")
-        }
+        try rect.checkCrop(of: size)
         if rect.x == 0, rect.y == 0, rect.size == size { return self }
         let rowBytes = rect.width * 4
         return pixels.withUnsafeBufferPointer { src in
@@ -42,6 +38,14 @@ extension ImageBitmap {
 }
 
 extension PixelRect {
+    /// Throws ``WebImageError/invalidArgument(_:underlying:)`` unless this rectangle has a positive
+    /// size and lies within a bitmap of `size`.
+    func checkCrop(of size: PixelSize) throws(WebImageError) {
+        guard width > 0, height > 0, x >= 0, y >= 0, x <= size.width - width, y <= size.height - height else {
+            throw .invalidArgument("crop \(self) does not fit inside the \(size) bitmap")
+        }
+    }
+
     /// A rectangle from floating-point coordinates, each rounded by `rule`. Throws
     /// ``WebImageError/invalidArgument(_:underlying:)`` when a value is NaN or infinite, when `x`
     /// or `y` lies outside ±``PixelSize/maximumSide``, or when a side is negative or above it.

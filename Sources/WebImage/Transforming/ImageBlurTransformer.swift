@@ -15,6 +15,8 @@ import Foundation
 /// Images of 256 K pixels or more are split into bands of rows (then columns) that run on those of
 /// the library's CPU threads that stand idle (under load, one thread); the pixels are the same either
 /// way.
+///
+/// Works on 8-bit pixels: the result has no ``Image/deepBitmap``.
 public struct ImageBlurTransformer: ImageTransforming {
     /// The largest ``radius`` accepted, in pixels. A Gaussian this wide already flattens any
     /// image a decoder will produce into its mean, and the blur's scratch memory grows with the

@@ -7,6 +7,8 @@
 /// away from (above 1) or towards (below 1) its luma `L` (Rec. 709's weights on the encoded channels): `L + saturation × (v − L)`, so a
 /// saturation of 0 gives gray pixels whose three channels are equal. Alpha is kept. The defaults
 /// (0, 1, 1) change nothing.
+///
+/// Works on 8-bit pixels: the result has no ``Image/deepBitmap``.
 public struct ImageColorAdjustTransformer: ImageTransforming {
     /// The brightnesses accepted: added to every channel, on the 0...255 scale.
     public static let brightnessRange: ClosedRange<Double> = -255...255

@@ -8,6 +8,7 @@ import Foundation
 /// rectangle grows to the whole pixels it touches, as `CGRectIntegral` does, then is clipped to
 /// the image. A rectangle that is empty after clipping — a non-positive or non-finite size, or
 /// one entirely outside — throws ``WebImageError/invalidArgument(_:underlying:)``.
+/// An ``Image/deepBitmap`` is cropped too.
 public struct ImageCroppingTransformer: ImageTransforming {
     public let x: Double
     public let y: Double
@@ -52,6 +53,10 @@ public struct ImageCroppingTransformer: ImageTransforming {
     }
 
     public func transformedImage(_ image: Image, forKey key: String) throws(WebImageError) -> Image {
+        if let deep = TransformSupport.uprightDeepBitmap(of: image) {
+            return TransformSupport.result(
+                deep: try deep.cropped(to: pixelRect(in: deep.size)), from: image, hasAlpha: image.hasAlpha)
+        }
         let source = TransformSupport.uprightBitmap(of: image)
         let cropped = try source.cropped(to: pixelRect(in: source.size))
         return TransformSupport.result(cropped, from: image, hasAlpha: image.hasAlpha)

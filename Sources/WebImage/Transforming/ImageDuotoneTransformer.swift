@@ -6,6 +6,8 @@
 /// black becomes ``dark``, white becomes ``light``, and the tones between are mixed linearly. The
 /// result is the pixel moved ``intensity`` of the way towards that value; alpha is kept, and the
 /// colours' own alpha is ignored.
+///
+/// Works on 8-bit pixels: the result has no ``Image/deepBitmap``.
 public struct ImageDuotoneTransformer: ImageTransforming {
     /// How far each pixel moves towards its duotone value, within 0...1 (0 changes nothing).
     public let intensity: Double

@@ -1,5 +1,5 @@
 /// Mirrors horizontally, vertically or both (SDWebImage's `SDImageFlippingTransformer`).
-/// An exact permutation of pixels.
+/// An exact permutation of pixels, of the ``Image/deepBitmap`` too.
 ///
 /// Key: `SDImageFlippingTransformer(%d,%d)` — horizontal, vertical.
 public struct ImageFlippingTransformer: ImageTransforming {
@@ -16,7 +16,6 @@ public struct ImageFlippingTransformer: ImageTransforming {
     }
 
     public func transformedImage(_ image: Image, forKey key: String) throws(WebImageError) -> Image {
-        let source = TransformSupport.uprightBitmap(of: image)
         // Mirroring is an EXIF orientation of its own; reuse that exact permutation.
         let orientation: ImageOrientation =
             switch (horizontal, vertical) {
@@ -25,7 +24,12 @@ public struct ImageFlippingTransformer: ImageTransforming {
             case (false, true): .downMirrored
             case (true, true): .down
             }
+        if let deep = TransformSupport.uprightDeepBitmap(of: image) {
+            return TransformSupport.result(
+                deep: deep.applyingOrientation(orientation), from: image, hasAlpha: image.hasAlpha)
+        }
         return TransformSupport.result(
-            source.applyingOrientation(orientation), from: image, hasAlpha: image.hasAlpha)
+            TransformSupport.uprightBitmap(of: image).applyingOrientation(orientation), from: image,
+            hasAlpha: image.hasAlpha)
     }
 }

@@ -9,6 +9,8 @@
 /// centre in the direction of ``angle``, the corner pixel where the gradient begins at 0 and the
 /// opposite one at 1. So the gradient is fully transparent at the start and at ``opacity`` at the
 /// stop; where the image is transparent the colour shows with that alpha.
+///
+/// Works on 8-bit pixels: the result has no ``Image/deepBitmap``.
 public struct ImageGradientTransformer: ImageTransforming {
     /// The overlay's opacity at the stop, within 0...1 (0 changes nothing).
     public let opacity: Double

@@ -8,6 +8,8 @@
 /// colour's hue. A gray colour (the default `#b3b3b3`) gives plain grayscale. The result is the
 /// pixel moved ``intensity`` of the way towards that value; alpha is kept, and the colour's own
 /// alpha is ignored.
+///
+/// Works on 8-bit pixels: the result has no ``Image/deepBitmap``.
 public struct ImageMonochromeTransformer: ImageTransforming {
     /// imgproxy's default palette colour.
     public static let defaultColor = RGBA8(r: 0xB3, g: 0xB3, b: 0xB3)

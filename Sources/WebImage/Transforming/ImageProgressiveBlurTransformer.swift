@@ -8,6 +8,8 @@
 /// measures them. Between, the image is blurred at ``levels`` evenly spaced sigmas (0 the first) and
 /// each pixel mixes the two levels around `t × radius` linearly (in premultiplied alpha), so the
 /// cost is at most ``levels`` − 1 blurs of the whole image, whatever the radius.
+///
+/// Works on 8-bit pixels: the result has no ``Image/deepBitmap``.
 public struct ImageProgressiveBlurTransformer: ImageTransforming {
     /// How many blurred copies the ramp is mixed from.
     public static let levels = 6

@@ -10,7 +10,8 @@ public enum ImageScaleMode: UInt, Sendable, CaseIterable {
 }
 
 /// Resizes with a premultiplied Lanczos-3 filter (``ImageBitmap/resampled(to:filter:usesMultipleCores:)``), so
-/// transparent edges never darken. Upscaling is allowed.
+/// transparent edges never darken. Upscaling is allowed. An ``Image/deepBitmap`` is resized at
+/// 16 bits (``ImageBitmap16/resampled(to:filter:)``) and the 8-bit result made from it.
 ///
 /// Key: `SDImageResizingTransformer({%f,%f},%lu)` — width, height, scale mode.
 ///
@@ -87,6 +88,15 @@ public struct ImageResizingTransformer: ImageTransforming {
     }
 
     public func transformedImage(_ image: Image, forKey key: String) throws(WebImageError) -> Image {
+        if let deep = TransformSupport.uprightDeepBitmap(of: image) {
+            let target = try outputSize(forSourceSize: deep.size)
+            let region =
+                scaleMode == .aspectFill
+                ? Self.coverRegion(of: deep.size, aspectOf: target)
+                : PixelRect(x: 0, y: 0, width: deep.width, height: deep.height)
+            return TransformSupport.result(
+                deep: try deep.cropped(to: region).resampled(to: target), from: image, hasAlpha: image.hasAlpha)
+        }
         let source = TransformSupport.uprightBitmap(of: image)
         let target = try outputSize(forSourceSize: source.size)
         let resized: ImageBitmap

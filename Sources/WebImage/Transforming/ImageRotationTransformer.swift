@@ -11,6 +11,7 @@ import Foundation
 /// the sides differ by an odd number of pixels, the rotated image sits half a pixel up-left of
 /// centre so that pixels stay whole (SDWebImage would resample). Other angles sample bilinearly
 /// in premultiplied alpha with a transparent outside, which also antialiases the edges.
+/// Quarter turns keep an ``Image/deepBitmap`` (turned the same way); other angles drop it.
 public struct ImageRotationTransformer: ImageTransforming {
     /// Radians, counter-clockwise.
     public let angle: Double
@@ -53,6 +54,14 @@ public struct ImageRotationTransformer: ImageTransforming {
             case 3: .right
             default: .up
             }
+        if let deep = TransformSupport.uprightDeepBitmap(of: image) {
+            let rotated = deep.applyingOrientation(orientation)
+            if fitSize || rotated.size == deep.size {
+                return TransformSupport.result(deep: rotated, from: image, hasAlpha: image.hasAlpha)
+            }
+            return TransformSupport.result(
+                deep: try rotated.placedCentred(on: deep.size), from: image, hasAlpha: true)
+        }
         let rotated = source.applyingOrientation(orientation)
         if fitSize || rotated.size == source.size {
             return TransformSupport.result(rotated, from: image, hasAlpha: image.hasAlpha)

@@ -29,6 +29,8 @@ public struct RectCorners: OptionSet, Hashable, Sendable {
 /// Outside the rounded shape is transparent. Edges are antialiased from each pixel's signed
 /// distance to the shape, which is exact coverage for straight edges. Radii are clamped to half
 /// the shorter side of their rectangle, as `UIBezierPath` does.
+///
+/// Works on 8-bit pixels: the result has no ``Image/deepBitmap``.
 public struct ImageRoundCornerTransformer: ImageTransforming {
     public let radius: Double
     public let corners: RectCorners

@@ -7,6 +7,8 @@
 /// alpha (times the colour's), so fully transparent pixels stay transparent; ``ImageBlendMode/sourceAtop``
 /// also keeps the image's alpha. Modes such as ``ImageBlendMode/multiply`` composite source-over
 /// and so paint the colour into transparent areas, as CoreGraphics does.
+///
+/// Works on 8-bit pixels: the result has no ``Image/deepBitmap``.
 public struct ImageTintTransformer: ImageTransforming {
     public let color: RGBA8
     public let blendMode: ImageBlendMode

@@ -19,6 +19,11 @@ public protocol ImageTransforming: Sendable {
     /// and return an upright image marked ``Image/isTransformed``. Bad parameters throw
     /// ``WebImageError/invalidArgument(_:underlying:)`` and results above the pixel limit
     /// ``WebImageError/imageTooLarge(width:height:limit:)``; never traps.
+    ///
+    /// Of the built-in transformers, crop, flip, quarter-turn rotation and resize keep an
+    /// ``Image/deepBitmap`` (transformed at 16 bits, with ``Image/bitmap`` made from it); every
+    /// other one works on ``Image/bitmap`` alone and returns no deep bitmap, so the two never
+    /// disagree. A transformer of your own drops it the same way when it sets ``Image/bitmap``.
     func transformedImage(_ image: Image, forKey key: String) throws(WebImageError) -> Image
     /// The smallest size a source of `sourceSize` pixels may be decoded at (aspect ratio kept)
     /// without changing this transformer's result, so a decoder can shrink first (JPEG DCT

@@ -8,6 +8,11 @@ enum TransformSupport {
         image.orientation == .up ? image.bitmap : image.bitmap.applyingOrientation(image.orientation)
     }
 
+    /// The deep pixels as shown (see ``uprightBitmap(of:)``), or nil when the image has none.
+    static func uprightDeepBitmap(of image: Image) -> ImageBitmap16? {
+        image.deepBitmap.map { image.orientation == .up ? $0 : $0.applyingOrientation(image.orientation) }
+    }
+
     /// Throws ``WebImageError/imageTooLarge(width:height:limit:)`` unless `size` is positive and
     /// within ``maxPixelCount``; call before allocating a result.
     static func checkResultSize(_ size: PixelSize, _ what: String) throws(WebImageError) {
@@ -40,6 +45,14 @@ enum TransformSupport {
             bitmap: bitmap, scale: source.scale, orientation: .up, format: .undefined, hasAlpha: hasAlpha,
             isTransformed: true)
         return preservesMetadata ? image.copyingMetadata(from: source) : image
+    }
+}
+
+extension TransformSupport {
+    /// The result of a transformer that keeps deep pixels: `deep` as ``Image/deepBitmap``, the
+    /// 8-bit ``Image/bitmap`` made from it, otherwise as ``result(_:from:hasAlpha:preservesMetadata:)``.
+    static func result(deep: ImageBitmap16, from source: Image, hasAlpha: Bool) -> Image {
+        result(deep.reducedToEightBits(), from: source, hasAlpha: hasAlpha).withDeepBitmap(deep, bitmapIsMade: true)
     }
 }
 

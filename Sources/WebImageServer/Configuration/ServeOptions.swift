@@ -132,6 +132,7 @@
             configuration.onlyPresets = try settings.bool("only-presets") ?? false
             configuration.keepsCopyright = try settings.bool("keep-copyright") ?? true
             configuration.enforcesThumbnail = try settings.bool("enforce-thumbnail") ?? false
+            configuration.preservesHDR = try settings.bool("preserve-hdr") ?? false
             configuration.sanitizesSVG = try settings.bool("sanitize-svg") ?? true
             configuration.alwaysRasterizesSVG = try settings.bool("always-rasterize-svg") ?? false
             if configuration.onlyPresets, configuration.presets.isEmpty {

@@ -131,6 +131,7 @@
             ServeSetting("presets-file", imgproxy: .same("IMGPROXY_PRESETS_PATH")),
             ServeSetting("keep-copyright", imgproxy: .same("IMGPROXY_KEEP_COPYRIGHT")),
             ServeSetting("enforce-thumbnail", imgproxy: .same("IMGPROXY_ENFORCE_THUMBNAIL")),
+            ServeSetting("preserve-hdr", imgproxy: .same("IMGPROXY_PRESERVE_HDR")),
             ServeSetting("sanitize-svg", imgproxy: .same("IMGPROXY_SANITIZE_SVG")),
             ServeSetting("always-rasterize-svg", imgproxy: .same("IMGPROXY_ALWAYS_RASTERIZE_SVG")),
             ServeSetting("only-presets", imgproxy: .same("IMGPROXY_ONLY_PRESETS")),

@@ -75,6 +75,7 @@
             if !stripColorProfile { add("scp", 0) }
             if !keepCopyright { add("kcr", 0) }
             if enforceThumbnail { add("eth", 1) }
+            if preserveHDR { add("ph", 1) }
             if let maxBytes { add("mb", maxBytes) }
             if let autoquality, !autoquality.isEmpty { parts.append(autoquality.canonical) }
             if let cacheBuster { add("cb", cacheBuster) }

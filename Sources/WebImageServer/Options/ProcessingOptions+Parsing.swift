@@ -149,6 +149,10 @@
                             { o, a throws(ServiceError) in o.enforceThumbnail = try a.single(a.boolean) }
                         ),
                         (
+                            ["preserve_hdr", "ph"],
+                            { o, a throws(ServiceError) in o.preserveHDR = try a.single(a.boolean) }
+                        ),
+                        (
                             ["strip_color_profile", "scp"],
                             { o, a throws(ServiceError) in o.stripColorProfile = try a.single(a.boolean) }
                         ),

@@ -22,6 +22,7 @@
             keepCopyright = other.keepCopyright
             enforceThumbnail = other.enforceThumbnail
             stripColorProfile = other.stripColorProfile
+            preserveHDR = other.preserveHDR
             cacheBuster = other.cacheBuster
             expires = other.expires
             filename = other.filename

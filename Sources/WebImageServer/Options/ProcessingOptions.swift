@@ -199,6 +199,11 @@
         /// Convert pixels with an embedded ICC profile to sRGB and drop the profile
         /// (`strip_color_profile`, imgproxy's default); `scp:0` keeps the pixels and their profile.
         public var stripColorProfile = true
+        /// Keep a source with more than 8 bits per channel (16-bit PNG and TIFF, float TIFF,
+        /// 10- and 12-bit AVIF and HEIC, JPEG XL) at 16 bits through the geometry steps and into
+        /// a PNG, TIFF, AVIF or JPEG XL result (`preserve_hdr`; the service's default, false unless
+        /// configured). Other formats and the 8-bit filters get 8 bits as always.
+        public var preserveHDR = false
         /// Lower the quality until the result takes at most this many bytes (lossy formats).
         public var maxBytes: Int?
         /// Changes the URL (and so every cache key) without changing the image.

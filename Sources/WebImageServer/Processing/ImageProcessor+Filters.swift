@@ -13,7 +13,10 @@
         /// 5. the overlays: `colorize`, then `gradient`.
         func filtered(_ image: Image, geometry: ResultGeometry, key: String) throws(WebImageError) -> Image {
             var result = image
-            if Sharpening.masksUnsharply(options, plan: plan) {
+            // The automatic mask of a downscale would cost preserve_hdr its deep pixels: it is
+            // left out for them (an explicit `always` still applies, at 8 bits).
+            let keepsDepth = result.deepBitmap != nil && options.unsharpMasking.mode == .auto
+            if Sharpening.masksUnsharply(options, plan: plan), !keepsDepth {
                 let masking = options.unsharpMasking
                 result.bitmap = Sharpening.unsharpMasked(
                     result.bitmap, weight: masking.weight, divider: masking.divider)

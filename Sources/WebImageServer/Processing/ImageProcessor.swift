@@ -19,12 +19,26 @@
 
         func transformedImage(_ image: Image, forKey key: String) throws(WebImageError) -> Image {
             var bitmap = image.bitmap
-            if options.autoRotate, image.orientation != .up { bitmap = bitmap.applyingOrientation(image.orientation) }
-            bitmap = turned(bitmap)
+            // Deep pixels (preserve_hdr) go through the same geometry; the 8-bit ones are made from them.
+            var deep = image.deepBitmap
+            var turns = turnOrientations
+            if options.autoRotate, image.orientation != .up { turns.insert(image.orientation, at: 0) }
+            for turn in turns {
+                bitmap = bitmap.applyingOrientation(turn)
+                deep = deep?.applyingOrientation(turn)
+            }
             let frame = bitmap.size
             let crop = sourceCrop(of: bitmap)
-            if crop.size != frame { bitmap = try bitmap.cropped(to: crop) }
-            bitmap = try bitmap.resampled(to: plan.scaledSize, filter: options.resizingAlgorithm.filter)
+            if crop.size != frame {
+                bitmap = try bitmap.cropped(to: crop)
+                deep = try deep?.cropped(to: crop)
+            }
+            if let resized = try deep?.resampled(to: plan.scaledSize, filter: options.resizingAlgorithm.filter) {
+                deep = resized
+                bitmap = resized.reducedToEightBits()
+            } else {
+                bitmap = try bitmap.resampled(to: plan.scaledSize, filter: options.resizingAlgorithm.filter)
+            }
             var kept = PixelRect(x: 0, y: 0, size: plan.scaledSize)
             if plan.resultSize != plan.scaledSize {
                 let origin = GravityPlacement.origin(
@@ -32,19 +46,25 @@
                     bitmap: bitmap)
                 kept = PixelRect(x: origin.x, y: origin.y, size: plan.resultSize)
                 bitmap = try bitmap.cropped(to: kept)
+                deep = try deep?.cropped(to: kept)
             }
             var result = Image(
                 bitmap: bitmap, scale: 1, orientation: .up, format: image.format, hasAlpha: image.hasAlpha,
                 isTransformed: true, metadata: image.metadata)
+            result.deepBitmap = deep
             let geometry = ResultGeometry(
                 frame: frame, crop: crop, scaled: plan.scaledSize, result: kept, rotate: options.rotate,
                 flipHorizontal: options.flipHorizontal, flipVertical: options.flipVertical)
+            // The filters, round corner, tint, flattening and watermark work on 8-bit pixels: each
+            // one that changes them drops the deep ones (see ``Image/bitmap``).
             result = try filtered(result, geometry: geometry, key: key)
-            if let extend = options.extend { result = placed(result, on: plan.extendedSize, gravity: extend.gravity) }
-            if let extend = options.extendAspectRatio {
-                result = placed(result, on: plan.canvasSize, gravity: extend.gravity)
+            if let extend = options.extend {
+                result = try placed(result, on: plan.extendedSize, gravity: extend.gravity)
             }
-            if !plan.padding.isZero { result = padded(result) }
+            if let extend = options.extendAspectRatio {
+                result = try placed(result, on: plan.canvasSize, gravity: extend.gravity)
+            }
+            if !plan.padding.isZero { result = try padded(result) }
             if options.cornerRadius > 0 {
                 result = try ImageRoundCornerTransformer(radius: options.cornerRadius).transformedImage(
                     result, forKey: key)
@@ -57,21 +77,23 @@
             return result
         }
 
-        /// The request's rotation, then its flips (imgproxy's order; the sizes only see the rotation).
-        private func turned(_ bitmap: ImageBitmap) -> ImageBitmap {
-            var bitmap = bitmap
+        /// The request's rotation, then its flips (imgproxy's order; the sizes only see the
+        /// rotation), as the orientations whose permutations make them.
+        private var turnOrientations: [ImageOrientation] {
+            var turns: [ImageOrientation] = []
             switch options.rotate {
-            case 90: bitmap = bitmap.applyingOrientation(.right)
-            case 180: bitmap = bitmap.applyingOrientation(.down)
-            case 270: bitmap = bitmap.applyingOrientation(.left)
+            case 90: turns.append(.right)
+            case 180: turns.append(.down)
+            case 270: turns.append(.left)
             default: break
             }
             switch (options.flipHorizontal, options.flipVertical) {
-            case (true, true): return bitmap.applyingOrientation(.down)
-            case (true, false): return bitmap.applyingOrientation(.upMirrored)
-            case (false, true): return bitmap.applyingOrientation(.downMirrored)
-            case (false, false): return bitmap
+            case (true, true): turns.append(.down)
+            case (true, false): turns.append(.upMirrored)
+            case (false, true): turns.append(.downMirrored)
+            case (false, false): break
             }
+            return turns
         }
 
         /// The plan's crop, scaled to this frame's size (the whole frame when there is none). Its
@@ -103,24 +125,32 @@
 
         /// The image on a transparent canvas of `canvas`'s size, placed by `gravity` (offsets in
         /// pixels times the DPR applied).
-        private func placed(_ image: Image, on canvas: PixelSize, gravity: ProcessingOptions.Gravity) -> Image {
+        private func placed(_ image: Image, on canvas: PixelSize, gravity: ProcessingOptions.Gravity)
+            throws(WebImageError) -> Image
+        {
             guard canvas != image.bitmap.size else { return image }
             let origin = GravityPlacement.origin(
                 of: image.bitmap.size, in: canvas, gravity: gravity, pixelScale: plan.dprScale)
-            var result = image
-            result.bitmap = image.bitmap.placed(on: canvas, at: origin)
-            result.hasAlpha = true
-            return result
+            return try placed(image, on: canvas, at: origin)
         }
 
         /// The image inside transparent margins of the plan's padding.
-        private func padded(_ image: Image) -> Image {
+        private func padded(_ image: Image) throws(WebImageError) -> Image {
             let margins = plan.padding
             let canvas = PixelSize(
                 width: image.bitmap.width + margins.left + margins.right,
                 height: image.bitmap.height + margins.top + margins.bottom)
+            return try placed(image, on: canvas, at: (margins.left, margins.top))
+        }
+
+        /// The image (and its deep pixels) copied onto a transparent canvas at `origin`.
+        private func placed(_ image: Image, on canvas: PixelSize, at origin: (x: Int, y: Int)) throws(WebImageError)
+            -> Image
+        {
             var result = image
-            result.bitmap = image.bitmap.placed(on: canvas, at: (margins.left, margins.top))
+            let deep = try image.deepBitmap?.placed(on: canvas, x: origin.x, y: origin.y)
+            result.bitmap = image.bitmap.placed(on: canvas, at: origin)
+            result.deepBitmap = deep
             result.hasAlpha = true
             return result
         }

@@ -233,7 +233,9 @@
             let region = Trimming.region(of: image.bitmap, trim)
             guard region.width != image.bitmap.width || region.height != image.bitmap.height else { return nil }
             do {
+                let deep = try image.deepBitmap?.cropped(to: region)
                 image.bitmap = try image.bitmap.cropped(to: region)
+                image.deepBitmap = deep
             } catch {
                 throw Self.serviceError(error)
             }
@@ -307,6 +309,7 @@
             decode.applyOrientation = options.autoRotate
             decode.readMetadata = options.stripMetadata && !options.keepCopyright ? [.iccProfile] : .all
             decode.convertToSRGB = options.stripColorProfile
+            decode.preservesHighBitDepth = options.preserveHDR
             // A still is made of the first frame: the others are never decoded.
             decode.firstFrameOnly = maxFrames == 1
             decode.prefersEmbeddedThumbnail = options.enforceThumbnail

@@ -77,6 +77,9 @@
         /// Whether HEIC and AVIF sources are decoded from their embedded thumbnail when the URL does
         /// not say (`enforce_thumbnail`; imgproxy's `IMGPROXY_ENFORCE_THUMBNAIL`, false by default).
         public var enforcesThumbnail = false
+        /// Whether a request keeps a deep source's 16 bits per channel when its URL does not say
+        /// (`preserve_hdr`; imgproxy's `IMGPROXY_PRESERVE_HDR`, false by default).
+        public var preservesHDR = false
         /// Whether an SVG source answered as SVG has its scripts, event handlers and links into
         /// code removed first (``SVGSanitizer``; imgproxy's `IMGPROXY_SANITIZE_SVG`, true by default).
         public var sanitizesSVG = true

@@ -4,7 +4,8 @@ import Foundation
 extension PNGCoder {
     /// Encodes an animation as an APNG with all its frames (unless
     /// ``ImageEncodeOptions/firstFrameOnly``; see `encodeAnimation`). Encodes the upright pixels
-    /// (``Image/orientation`` applied) of a still image or first frame as an 8-bit PNG, scaled down first to fit ``ImageEncodeOptions/maxPixelSize``.
+    /// (``Image/orientation`` applied) of a still image or first frame as an 8-bit PNG, scaled down first to fit ``ImageEncodeOptions/maxPixelSize``;
+    /// a still image with an ``Image/deepBitmap`` as a 16-bit PNG of it.
     /// PNG is lossless, so `compressionQuality` does not apply (as in SDWebImage);
     /// ``ImageEncodeOptions/effort`` sets the zlib level and filters (see ``EncodeEffort``).
     ///
@@ -20,6 +21,9 @@ extension PNGCoder {
         guard format == .png || format == .undefined else { throw .unsupportedFormat(format) }
         if image.isAnimated, !options.firstFrameOnly {
             return try encodeAnimation(image, options: options, level: Self.zlibLevel(options.effort))
+        }
+        if let deep = try image.deepBitmapForEncoding(options) {
+            return try encodeDeep(deep, image: image, options: options)
         }
         var bitmap = image.bitmap.applyingOrientation(image.orientation)
         if options.maxPixelSize.isPositive {
@@ -75,6 +79,31 @@ extension PNGCoder {
             }
         }
         return paletted.count < direct.count ? withMetadata(paletted, metadata) : withMetadata(direct, directMetadata)
+    }
+
+    /// A 16-bit PNG of `deep` (RGBA, RGB, or gray with or without alpha, as the 8-bit path
+    /// chooses), with the same metadata chunks. Lossless: decoding it with
+    /// ``ImageDecodeOptions/preservesHighBitDepth`` gives `deep` back exactly.
+    private func encodeDeep(_ deep: ImageBitmap16, image: Image, options: ImageEncodeOptions) throws(WebImageError)
+        -> Data
+    {
+        guard let width = UInt32(exactly: deep.width), let height = UInt32(exactly: deep.height) else {
+            throw .encodingFailed("PNG: \(deep.width)x\(deep.height) is too large for PNG")
+        }
+        let keepAlpha = image.hasAlpha || deep.containsTransparency
+        let metadata = image.metadata.forEncoding(options.keptMetadata)
+        let grayMetadata = GrayscaleEncoding.grayMetadata(metadata: metadata, options: options) { deep.isGray }
+        let samples = grayMetadata == nil ? deep.pixels : deep.graySamples(alpha: keepAlpha)
+        let level = Self.zlibLevel(options.effort)
+        let png = try Self.encoded { output, length, message, capacity in
+            samples.withUnsafeBufferPointer { samples in
+                cwi_png_encode_deep(
+                    samples.baseAddress, width, height, keepAlpha ? 1 : 0, grayMetadata == nil ? 0 : 1, level,
+                    options.effort == .fastest ? 0 : 1, &output, &length, message, capacity)
+            }
+        }
+        let kept = grayMetadata ?? metadata
+        return kept.isEmpty ? png : PNGMetadata.inserting(kept, into: png)
     }
 
     static func zlibLevel(_ effort: EncodeEffort) -> Int32 {

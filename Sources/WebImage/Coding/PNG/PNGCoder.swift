@@ -55,28 +55,28 @@ public struct PNGCoder: ImageCoding {
                 data, container: container, header: header, orientation: orientation, metadata: metadata,
                 options: options)
         }
-        var (bitmap, header, orientation, metadata) = try withReader(data, options: options) {
+        let (decoded, header, orientation, metadata) = try withReader(data, options: options) {
             reader, header, orientation, metadata throws(WebImageError) in
+            if options.preservesHighBitDepth, header.bitDepth == 16 {
+                let deep = try ImageBitmap16(width: header.width, height: header.height) {
+                    buffer throws(WebImageError) in
+                    if cwi_png_reader_decode_rgba16(reader, buffer.baseAddress, buffer.count) != 0 {
+                        throw Self.readerError(reader)
+                    }
+                }
+                return (DecodedPixels.deep(deep), header, orientation, metadata)
+            }
             let bitmap = try ImageBitmap(width: header.width, height: header.height) { buffer throws(WebImageError) in
                 if cwi_png_reader_decode_rgba(reader, buffer.baseAddress, buffer.count) != 0 {
                     throw Self.readerError(reader)
                 }
             }
-            return (bitmap, header, orientation, metadata)
+            return (DecodedPixels.eightBit(bitmap), header, orientation, metadata)
         }
-        let target = DecodeGeometry.targetSize(
-            storedSize: bitmap.size, orientation: orientation, frameCount: 1, options: options)
-        if let target {
-            bitmap = try bitmap.resampled(to: target)
-        }
-        if options.applyOrientation, orientation != .up {
-            bitmap = bitmap.applyingOrientation(orientation)
-            orientation = .up
-        }
-        return Image(
-            bitmap: bitmap, scale: options.scaleFactor >= 1 ? options.scaleFactor : 1,
-            orientation: orientation, format: .png, hasAlpha: header.hasAlpha,
-            isThumbnail: target != nil, metadata: metadata)
+        let finished = try decoded.finished(orientation: orientation, frameCount: 1, options: options)
+        return finished.image(
+            scale: options.scaleFactor >= 1 ? options.scaleFactor : 1, format: .png, hasAlpha: header.hasAlpha,
+            metadata: metadata)
     }
 
     /// Opens `data` and reads the header. With decode `options`, enforces their pixel limit and a

@@ -7,11 +7,15 @@
         /// or RGBA with unassociated alpha when the image has transparency; gray (with its alpha)
         /// when every page is gray (``ImageEncodeOptions/writesGrayscale``). The upright pixels are
         /// written, scaled down to fit `maxPixelSize`; each frame of an animation becomes a page
-        /// unless `firstFrameOnly`. Quality settings do not apply.
+        /// unless `firstFrameOnly`. A still image with an ``Image/deepBitmap`` is written at 16 bits
+        /// a sample. Quality settings do not apply.
         public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError)
             -> Data
         {
             guard format == .tiff else { throw .unsupportedFormat(format) }
+            if let deep = try image.deepBitmapForEncoding(options) {
+                return try encodeDeep(deep, image: image, options: options)
+            }
             var bitmaps: [ImageBitmap] = []
             if let animation = image.animation, animation.frameCount > 1, !options.firstFrameOnly {
                 for index in 0..<animation.frameCount {
@@ -35,6 +39,29 @@
                     output = cwi_tiff_write(
                         pages, &widths, &heights, Int32(bitmaps.count), hasAlpha ? 1 : 0, gray ? 1 : 0, &size, err,
                         errlen)
+                    return output == nil ? -1 : 0
+                }
+            }
+            guard let output else { throw .encodingFailed("libtiff: \(message ?? "no output")") }
+            return Data(bytesNoCopy: output, count: size, deallocator: .free)
+        }
+
+        /// One 16-bit page of `deep`: RGB or RGBA, gray as the 8-bit path chooses it.
+        private func encodeDeep(_ deep: ImageBitmap16, image: Image, options: ImageEncodeOptions)
+            throws(WebImageError) -> Data
+        {
+            let hasAlpha = deep.containsTransparency
+            let gray =
+                GrayscaleEncoding.grayMetadata(metadata: image.metadata, options: options) { deep.isGray } != nil
+            var width = UInt32(clamping: deep.width)
+            var height = UInt32(clamping: deep.height)
+            var size = 0
+            var output: UnsafeMutablePointer<UInt8>?
+            let message = deep.pixels.withUnsafeBufferPointer { pixels in
+                var pages: [UnsafePointer<UInt16>?] = [pixels.baseAddress]
+                return TIFFFile.withMessageBuffer { err, errlen in
+                    output = cwi_tiff_write_deep(
+                        &pages, &width, &height, 1, hasAlpha ? 1 : 0, gray ? 1 : 0, &size, err, errlen)
                     return output == nil ? -1 : 0
                 }
             }

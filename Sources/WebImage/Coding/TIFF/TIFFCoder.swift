@@ -10,6 +10,11 @@
     ///
     /// The Orientation tag is applied unless ``ImageDecodeOptions/applyOrientation`` is off. The
     /// first page's ICC profile and XMP packet are read into ``Image/metadata``.
+    /// With ``ImageDecodeOptions/preservesHighBitDepth``, a single page (or the first, with
+    /// ``ImageDecodeOptions/firstFrameOnly``) of 16-bit or 32-bit float samples, in strips,
+    /// contiguous, gray or RGB with or without alpha, also gives an ``Image/deepBitmap``: floats
+    /// are linear light, encoded with the sRGB curve (clamped to 0…1, NaN read as 0); other deep
+    /// layouts (tiles, separate planes, CMYK) decode at 8 bits as before. It is encoded at 16 bits.
     /// Thumbnails are decoded whole, then resampled. 8-bit RGBA strips with unassociated alpha are
     /// read exactly as stored; other layouts with alpha go through libtiff's RGBA interface, which
     /// premultiplies, so their colour is rounded under partial alpha and lost under alpha 0.
@@ -35,6 +40,15 @@
         public func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
             let scale = options.scaleFactor >= 1 ? options.scaleFactor : 1
             let file = try TIFFFile(data: data, maxAllocation: Self.maxAllocation(options))
+            if options.preservesHighBitDepth, options.firstFrameOnly || file.pageCount == 1,
+                let (deep, page) = try file.deepPixels(ofPage: 0, maxPixelCount: options.maxPixelCount)
+            {
+                let finished = try DecodedPixels.deep(deep).finished(
+                    orientation: ImageOrientation(exifValue: Int(page.orientation)), frameCount: 1, options: options)
+                return finished.image(
+                    scale: scale, format: .tiff, hasAlpha: page.has_alpha != 0,
+                    metadata: file.currentPageMetadata(options.readMetadata))
+            }
             let (first, page) = try file.pixels(ofPage: 0, maxPixelCount: options.maxPixelCount)
             let metadata = file.currentPageMetadata(options.readMetadata)
             let orientation = ImageOrientation(exifValue: Int(page.orientation))

@@ -51,9 +51,9 @@
             return page
         }
 
-        /// Page `index` as RGBA in stored row order, after checking its size against `maxPixelCount`.
-        func pixels(ofPage index: Int, maxPixelCount: Int) throws(WebImageError) -> (ImageBitmap, cwi_tiff_page) {
-            var page = try page(index)
+        /// Page `index` (made current), after checking its size against `maxPixelCount`.
+        private func checkedPage(_ index: Int, maxPixelCount: Int) throws(WebImageError) -> cwi_tiff_page {
+            let page = try page(index)
             let width = Int(page.width)
             let height = Int(page.height)
             guard width > 0, height > 0 else {
@@ -62,6 +62,20 @@
             if PixelSize(width: width, height: height).pixelCount > maxPixelCount {
                 throw .imageTooLarge(width: width, height: height, limit: maxPixelCount)
             }
+            return page
+        }
+
+        /// Page `index` as RGBA in stored row order, after checking its size against `maxPixelCount`.
+        /// Float samples, which libtiff's RGBA interface refuses, are read as deep pixels and rounded.
+        func pixels(ofPage index: Int, maxPixelCount: Int) throws(WebImageError) -> (ImageBitmap, cwi_tiff_page) {
+            var page = try checkedPage(index, maxPixelCount: maxPixelCount)
+            if let layout = deepLayout(of: page), layout.is_float != 0,
+                let (deep, page) = try deepPixels(ofPage: index, maxPixelCount: maxPixelCount)
+            {
+                return (deep.reducedToEightBits(), page)
+            }
+            let width = Int(page.width)
+            let height = Int(page.height)
             let bitmap = try ImageBitmap(width: width, height: height) { buffer throws(WebImageError) in
                 let message = Self.withMessageBuffer { err, errlen in
                     cwi_tiff_read_rgba(reader, buffer.baseAddress, &page, err, errlen)
@@ -69,6 +83,38 @@
                 if let message { throw .badImageData("libtiff: page \(index): \(message)") }
             }
             return (bitmap, page)
+        }
+
+        /// Page `index` at 16 bits per channel when it stores 16-bit or float samples in a layout
+        /// read row by row (``TIFFDeepRows``), else nil (its pixels are for ``pixels(ofPage:maxPixelCount:)``).
+        func deepPixels(ofPage index: Int, maxPixelCount: Int) throws(WebImageError) -> (ImageBitmap16, cwi_tiff_page)?
+        {
+            let page = try checkedPage(index, maxPixelCount: maxPixelCount)
+            guard let layout = deepLayout(of: page) else { return nil }
+            let rows = TIFFDeepRows(layout, width: Int(page.width))
+            let row = UnsafeMutableRawBufferPointer.allocate(byteCount: rows.rowByteCount, alignment: 16)
+            defer { row.deallocate() }
+            let deep = try ImageBitmap16(width: Int(page.width), height: Int(page.height)) {
+                output throws(WebImageError) in
+                for y in 0..<Int(page.height) {
+                    let message = Self.withMessageBuffer { err, errlen in
+                        cwi_tiff_read_deep_row(reader, row.baseAddress, row.count, UInt32(y), err, errlen)
+                    }
+                    if let message { throw .badImageData("libtiff: page \(index): \(message)") }
+                    rows.convert(
+                        UnsafeRawBufferPointer(row),
+                        into: UnsafeMutableBufferPointer(rebasing: output[(y * rows.width * 4)...]))
+                }
+            }
+            return (deep, page)
+        }
+
+        /// How the current page, `page`, stores more than 8 bits a sample, or nil when it does not
+        /// (or not in a layout read row by row).
+        private func deepLayout(of page: cwi_tiff_page) -> cwi_tiff_deep_layout? {
+            var page = page
+            var layout = cwi_tiff_deep_layout()
+            return cwi_tiff_read_deep_layout(reader, &page, &layout) != 0 ? layout : nil
         }
 
         /// The ICC profile and XMP packet of the current page (the one last read), as `kinds` asks.
