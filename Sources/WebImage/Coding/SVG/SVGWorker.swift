@@ -29,14 +29,9 @@
                 throw .badImageData(
                     "SVG rendering is refused while \(maxOverrunning) earlier renders still run past their time limit")
             }
-            let job = SVGJob<Output>()
+            let job = SVGJob<Output>(body)
             let thread = Thread { [overrunning] in
-                let outcome = body(job.cancellation.pointer)
-                let abandoned = job.state.withLock { state in
-                    state.outcome = outcome
-                    return state.abandoned
-                }
-                if abandoned { overrunning.withLock { $0 -= 1 } }
+                if job.run() { overrunning.withLock { $0 -= 1 } }
                 job.finished.signal()
             }
             thread.stackSize = Self.stackSize
@@ -47,7 +42,7 @@
                         state.abandoned = true
                         overrunning.withLock { $0 += 1 }
                     }
-                    return state.outcome
+                    return state.outcome.take()
                 }
                 guard let outcome else {
                     job.cancellation.cancel()
@@ -55,7 +50,7 @@
                 }
                 return try outcome.get()
             }
-            guard let outcome = job.state.withLock({ $0.outcome }) else {
+            guard let outcome = job.state.withLock({ $0.outcome.take() }) else {
                 throw .badImageData("the SVG renderer stopped without a result")
             }
             return try outcome.get()
@@ -68,16 +63,34 @@
         }
     }
 
-    /// What a worker thread and its caller share: the outcome, and whether the caller gave up.
+    /// What a worker thread and its caller share: the work, its outcome, and whether the caller
+    /// gave up. The thread lets go of the work (and the document it holds) before it signals, and
+    /// the caller takes the outcome out, so that once the caller returns, a thread still ending
+    /// holds nothing of the document or the image.
     private final class SVGJob<Output: Sendable>: Sendable {
+        typealias Work = @Sendable (OpaquePointer?) -> Result<Output, WebImageError>
+
         struct State {
+            var work: Work?
             var outcome: Result<Output, WebImageError>?
             var abandoned = false
         }
 
-        let state = Locked(State())
+        let state: Locked<State>
         let finished = DispatchSemaphore(value: 0)
         let cancellation = SVGCancellation()
+
+        init(_ work: @escaping Work) { state = Locked(State(work: work)) }
+
+        /// Runs the work once and keeps its outcome; returns whether the caller had given up.
+        func run() -> Bool {
+            guard let work = state.withLock({ $0.work.take() }) else { return false }
+            let outcome = work(cancellation.pointer)
+            return state.withLock { state in
+                if !state.abandoned { state.outcome = outcome }
+                return state.abandoned
+            }
+        }
     }
 
     /// A `GCancellable` that stops a librsvg parse from another thread. GLib's cancellables are
