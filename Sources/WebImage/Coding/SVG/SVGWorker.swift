@@ -4,6 +4,8 @@
     import Foundation
 
     /// Runs librsvg on a thread of its own, so that the caller waits at most the time limit.
+    /// A render that ends in time is joined, so its thread is gone, with what GLib and libxml2
+    /// keep per thread, when the caller has its result.
     ///
     /// librsvg 2.54 can stop a parse (through a `GCancellable`, cancelled at the deadline) but not
     /// a rendering, and some documents render for minutes (a large `feMorphology` radius, an
@@ -30,12 +32,10 @@
                     "SVG rendering is refused while \(maxOverrunning) earlier renders still run past their time limit")
             }
             let job = SVGJob<Output>(body)
-            let thread = Thread { [overrunning] in
+            let thread = try Self.start(stackSize: Self.stackSize) { [overrunning] in
                 if job.run() { overrunning.withLock { $0 -= 1 } }
                 job.finished.signal()
             }
-            thread.stackSize = Self.stackSize
-            thread.start()
             if job.finished.wait(timeout: .now() + Self.seconds(timeLimit)) == .timedOut {
                 let outcome = job.state.withLock { state in
                     if state.outcome == nil {
@@ -46,14 +46,43 @@
                 }
                 guard let outcome else {
                     job.cancellation.cancel()
+                    pthread_detach(thread)
                     throw .badImageData("the SVG took longer than its time limit (\(timeLimit)) to render")
                 }
+                pthread_join(thread, nil)
                 return try outcome.get()
             }
+            // The thread has signalled and only ends now: joining it lets it free what GLib and
+            // libxml2 keep per thread before this returns.
+            pthread_join(thread, nil)
             guard let outcome = job.state.withLock({ $0.outcome.take() }) else {
                 throw .badImageData("the SVG renderer stopped without a result")
             }
             return try outcome.get()
+        }
+
+        /// Starts a joinable thread with `stackSize` bytes of stack that runs `body`.
+        private static func start(stackSize: Int, _ body: @escaping @Sendable () -> Void) throws(WebImageError)
+            -> pthread_t
+        {
+            var attributes = pthread_attr_t()
+            pthread_attr_init(&attributes)
+            defer { pthread_attr_destroy(&attributes) }
+            pthread_attr_setstacksize(&attributes, stackSize)
+            let context = Unmanaged.passRetained(SVGThreadBody(body)).toOpaque()
+            var thread = pthread_t()
+            let status = pthread_create(
+                &thread, &attributes,
+                { context in
+                    guard let context else { return nil }
+                    Unmanaged<SVGThreadBody>.fromOpaque(context).takeRetainedValue().body()
+                    return nil
+                }, context)
+            guard status == 0 else {
+                Unmanaged<SVGThreadBody>.fromOpaque(context).release()
+                throw .badImageData("no thread could be started to render the SVG (error \(status))")
+            }
+            return thread
         }
 
         /// `duration` in seconds for Dispatch, within 0 seconds and a year.
@@ -91,6 +120,12 @@
                 return state.abandoned
             }
         }
+    }
+
+    /// What a render thread runs, handed to it through `pthread_create`'s context pointer.
+    private final class SVGThreadBody: Sendable {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
 
     /// A `GCancellable` that stops a librsvg parse from another thread. GLib's cancellables are
