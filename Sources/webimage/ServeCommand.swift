@@ -263,7 +263,7 @@
         @Option(
             parsing: .unconditional,
             help: ArgumentHelp(
-                "Keep a source's 16 bits per channel in PNG and TIFF results, unless the URL says (default false).",
+                "Keep a deep source's bits (16-bit PNG and TIFF, float TIFF, 10- and 12-bit AVIF and HEIC, JPEG XL) in PNG, TIFF and JPEG XL results (16 bits) and AVIF ones (10), unless the URL says (default false).",
                 valueName: "BOOL"))
         var preserveHdr: String?
 

@@ -2,6 +2,7 @@
 /// caller asked to keep a deeper source's bits (``ImageDecodeOptions/preservesHighBitDepth``).
 /// One path from there to an ``Image`` for every decoder, so that the thumbnail size and the
 /// orientation are applied to the deep pixels and the 8-bit bitmap is made from the result.
+/// Encoders that write either depth (AVIF, JPEG XL) take their frames in it too.
 enum DecodedPixels {
     case eightBit(ImageBitmap)
     case deep(ImageBitmap16)
@@ -10,6 +11,22 @@ enum DecodedPixels {
         switch self {
         case .eightBit(let bitmap): bitmap.size
         case .deep(let deep): deep.size
+        }
+    }
+
+    /// Whether any pixel is not fully opaque.
+    var containsTransparency: Bool {
+        switch self {
+        case .eightBit(let bitmap): bitmap.containsTransparency
+        case .deep(let deep): deep.containsTransparency
+        }
+    }
+
+    /// Whether every pixel has equal red, green and blue.
+    var isGray: Bool {
+        switch self {
+        case .eightBit(let bitmap): bitmap.isGray
+        case .deep(let deep): deep.isGray
         }
     }
 

@@ -19,8 +19,9 @@ public struct Image: Sendable {
     }
     /// The same pixels at 16 bits per channel, kept only when a decoder was asked to
     /// (``ImageDecodeOptions/preservesHighBitDepth``) and the source held more than 8 bits per
-    /// sample; nil otherwise. When present, ``bitmap`` is this rounded to 8 bits. Encoders that can
-    /// store 16 bits (PNG and TIFF) write it; the others use ``bitmap``.
+    /// sample (PNG, TIFF, AVIF, HEIC, JPEG XL); nil otherwise. When present, ``bitmap`` is this
+    /// rounded to 8 bits. PNG, TIFF and JPEG XL write it at 16 bits, AVIF at 10; the other
+    /// encoders (HEIC's too) use ``bitmap``.
     /// Orientation, crop, flip, quarter-turn rotation and resizing keep it; transformers that work
     /// on 8-bit pixels only drop it, so it never disagrees with ``bitmap``. Still images only.
     public var deepBitmap: ImageBitmap16? = nil

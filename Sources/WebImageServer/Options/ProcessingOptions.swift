@@ -201,8 +201,9 @@
         public var stripColorProfile = true
         /// Keep a source with more than 8 bits per channel (16-bit PNG and TIFF, float TIFF,
         /// 10- and 12-bit AVIF and HEIC, JPEG XL) at 16 bits through the geometry steps and into
-        /// a PNG, TIFF, AVIF or JPEG XL result (`preserve_hdr`; the service's default, false unless
-        /// configured). Other formats and the 8-bit filters get 8 bits as always.
+        /// a PNG, TIFF or JPEG XL result (16 bits) or an AVIF one (10 bits) (`preserve_hdr`; the
+        /// service's default, false unless configured). Other formats (HEIC's too) and the 8-bit
+        /// filters get 8 bits as always.
         public var preserveHDR = false
         /// Lower the quality until the result takes at most this many bytes (lossy formats).
         public var maxBytes: Int?

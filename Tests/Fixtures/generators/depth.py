@@ -15,9 +15,28 @@ rgba16_assoc.tif   16-bit RGBA, associated alpha (reference: the colour divided 
 gray16.tif         16-bit gray, uncompressed
 float.tif          32-bit float RGB (linear light), deflate, big-endian; values below 0, above 1
                    and NaN; reference: the sRGB curve of the clamped value (NaN as 0)
+
+The AVIF, HEIC and JPEG XL ones are written from 16-bit PNGs of numpy samples by the codecs'
+own tools (Debian libavif-bin, libheif-examples, libjxl-tools), single-threaded and
+deterministic; their references are the same samples, reduced here as the tool reduces them:
+rgb10.avif         16-bit RGB at 10 bits, `avifenc -l` (lossless: identity matrix, 4:4:4, full
+                   range); reference: each value rounded to 10 bits and scaled back,
+                   round(round(v × 1023 / 65535) × 65535 / 1023); libavif's float conversion
+                   lands within 1 of it
+rgba12.avif        16-bit RGBA at 12 bits, likewise (4095 levels, alpha too)
+rgb10.heic         16-bit RGB at 10 bits, `heif-enc -L -p chroma=444 --matrix_coefficients=0
+                   -b 10` (heif-enc keeps each value's top 10 bits); reference: v >> 6 scaled back
+                   as a decoder does, (t << 6) | (t >> 4); x265's lossless mode leaves a few
+                   values one 10-bit level off (65 of 65535)
+rgb16.jxl          16-bit RGB, `cjxl -d 0` (lossless); reference: the samples, exactly (RGB, because
+                   cjxl 0.7 stores a 16-bit PNG's alpha at 8 bits; the tests' own round trips cover
+                   16-bit alpha)
 """
 import pathlib
+import shutil
 import struct
+import subprocess
+import tempfile
 import zlib
 
 import numpy as np
@@ -161,3 +180,50 @@ def generate(out_dir: pathlib.Path):
     (out_dir / "float.tif").write_bytes(tiff_bytes(linear, 2, big_endian=True, compression=8, float_samples=True))
     opaque = np.full(linear.shape[:2] + (1,), 65535, np.uint16)
     write_expected(out_dir / "float.tif", np.concatenate([srgb16(linear), opaque], -1))
+
+    deep_codec_files(out_dir)
+
+
+def _tool(name: str, package: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        raise SystemExit(f"{name} is missing: apt-get install {package}")
+    return path
+
+
+def deep_codec_files(out_dir: pathlib.Path):
+    """The 10-, 12- and 16-bit AVIF, HEIC and JPEG XL fixtures (see the module's docstring)."""
+    rgb = samples16(3, 6)
+    rgba = samples16(4, 7)
+
+    def rounded_to(bits: int, values: np.ndarray) -> np.ndarray:
+        top = (1 << bits) - 1
+        levels = np.floor(values.astype(np.int64) * top / 65535 + 0.5)
+        return np.floor(levels * 65535 / top + 0.5).astype(np.uint16)
+
+    def run(*command):
+        subprocess.run([str(part) for part in command], check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+
+    with tempfile.TemporaryDirectory() as scratch:
+        rgb_png = pathlib.Path(scratch) / "rgb.png"
+        rgba_png = pathlib.Path(scratch) / "rgba.png"
+        for path, array, color_type in ((rgb_png, rgb, 2), (rgba_png, rgba, 6)):
+            rows = [[tuple(int(v) for v in array[y, x]) for x in range(WIDTH)] for y in range(HEIGHT)]
+            path.write_bytes(png_bytes(rows, 16, color_type))
+
+        avifenc = _tool("avifenc", "libavif-bin")
+        run(avifenc, "-l", "-d", "10", "-s", "6", "-j", "1", "--ignore-icc", rgb_png, out_dir / "rgb10.avif")
+        write_expected(out_dir / "rgb10.avif", rgba16(rounded_to(10, rgb)))
+        run(avifenc, "-l", "-d", "12", "-s", "6", "-j", "1", "--ignore-icc", rgba_png, out_dir / "rgba12.avif")
+        write_expected(out_dir / "rgba12.avif", rounded_to(12, rgba))
+
+        heif_enc = _tool("heif-enc", "libheif-examples")
+        run(heif_enc, "-L", "-p", "chroma=444", "--matrix_coefficients=0", "-b", "10", "-o", out_dir / "rgb10.heic",
+            rgb_png)
+        top = rgb.astype(np.int64) >> 6
+        write_expected(out_dir / "rgb10.heic", rgba16(((top << 6) | (top >> 4)).astype(np.uint16)))
+
+        cjxl = _tool("cjxl", "libjxl-tools")
+        run(cjxl, "-d", "0", "-e", "7", "--num_threads", "0", rgb_png, out_dir / "rgb16.jxl")
+        write_expected(out_dir / "rgb16.jxl", rgba16(rgb))

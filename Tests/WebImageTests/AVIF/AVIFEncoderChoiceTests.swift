@@ -45,7 +45,7 @@
         @Test func anEncoderLibavifCannotUseIsATypedError() throws {
             var settings = AVIFCoder.Settings(options: ImageEncodeOptions())
             settings.codec = AVIF_CODEC_CHOICE_DAV1D
-            let frame = (bitmap: Self.picture(16, 16), duration: 0.0)
+            let frame = (pixels: DecodedPixels.eightBit(Self.picture(16, 16)), duration: 0.0)
             #expect {
                 _ = try AVIFCoder.encode([frame], settings: settings, metadata: ImageMetadata())
             } throws: { error in

@@ -11,6 +11,28 @@ enum DepthFixtures {
     /// TIFFs of 16-bit integer samples (lossless: decoded exactly).
     static let tiffNames = ["rgb16", "rgba16", "rgba16_assoc", "gray16"]
 
+    /// The deep AVIF, HEIC and JPEG XL files (of the coders built in), each with the largest
+    /// difference from its reference a decoder may show: libavif's float conversion lands within
+    /// 1 of the rounded 10- and 12-bit values; x265's lossless mode leaves a few HEIC values one
+    /// 10-bit level (65) off; lossless JPEG XL is exact (see `generators/depth.py`).
+    static var codecFiles: [(file: String, tolerance: Int)] {
+        var files: [(file: String, tolerance: Int)] = []
+        #if AVIF
+            files += [("rgb10.avif", 1), ("rgba12.avif", 1)]
+        #endif
+        #if HEIC
+            files.append(("rgb10.heic", 65))
+        #endif
+        #if JPEGXL
+            files.append(("rgb16.jxl", 0))
+        #endif
+        return files
+    }
+
+    static var codecFileNames: [String] { codecFiles.map(\.file) }
+
+    static func tolerance(_ file: String) -> Int { codecFiles.first { $0.file == file }?.tolerance ?? 0 }
+
     static func data(_ file: String) throws -> Data { try Fixtures.data("depth/" + file) }
 
     /// The 16-bit RGBA pixels `file` must decode to (`file.rgba16`, little-endian).
@@ -37,6 +59,26 @@ enum DepthFixtures {
     static func maxDifference(_ a: ImageBitmap16, _ b: ImageBitmap16) -> Int {
         guard a.size == b.size else { return .max }
         return zip(a.pixels, b.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
+    }
+
+    /// The mean difference between two deep bitmaps' values (`Int.max` when sizes differ).
+    static func meanDifference(_ a: ImageBitmap16, _ b: ImageBitmap16) -> Int {
+        guard a.size == b.size, !a.pixels.isEmpty else { return .max }
+        return zip(a.pixels, b.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) } / a.pixels.count
+    }
+
+    /// A smooth deep bitmap (ramps across and down, opaque), the kind of picture a lossy encoder
+    /// keeps close.
+    static func gradient(_ size: PixelSize) throws -> ImageBitmap16 {
+        var values: [UInt16] = []
+        for y in 0..<size.height {
+            for x in 0..<size.width {
+                let across = UInt16(x * 65535 / max(1, size.width - 1))
+                let down = UInt16(y * 65535 / max(1, size.height - 1))
+                values += [across, down, UInt16((Int(across) + Int(down)) / 2), 65535]
+            }
+        }
+        return try ImageBitmap16(width: size.width, height: size.height, pixels: values)
     }
 
     /// A deterministic deep bitmap whose every value has a low byte unlike its high byte, with

@@ -10,7 +10,7 @@ struct HighBitDepthBadInputTests {
         #if TIFF
             files += DepthFixtures.tiffNames.map { $0 + ".tif" } + ["float.tif"]
         #endif
-        return files
+        return files + DepthFixtures.codecFileNames
     }
 
     @Test("a truncated 16-bit file gives a typed error, never a partial or different image", arguments: files)
@@ -57,6 +57,18 @@ struct HighBitDepthBadInputTests {
         for file in Self.files {
             #expect(throws: WebImageError.self, "\(file)") {
                 try ImageCodersManager.shared.decode(DepthFixtures.data(file), options: options)
+            }
+        }
+    }
+
+    @Test(
+        "a deep AVIF, HEIC or JPEG XL file cut short is a typed error, never a crash",
+        arguments: DepthFixtures.codecFileNames)
+    func truncatedDeepCodecFileIsTypedError(file: String) throws {
+        let data = try DepthFixtures.data(file)
+        for cut in [0, 8, 16, 32, data.count / 2, data.count * 3 / 4, data.count - 8] {
+            #expect(throws: WebImageError.self, "\(file) cut at \(cut)") {
+                try DepthFixtures.decodeDeep(Data(data.prefix(cut)))
             }
         }
     }

@@ -53,6 +53,15 @@ struct HighBitDepthDecodingTests {
         #if TIFF
             paths.append("tiff/rgba.tif")
         #endif
+        #if AVIF
+            paths += ["avif/still.avif", "avif/alpha.avif"]
+        #endif
+        #if HEIC
+            paths += ["heic/still.heic", "heic/alpha.heic"]
+        #endif
+        #if JPEGXL
+            paths += ["jxl/lossless.jxl", "jxl/alpha.jxl", "jxl/photo.jxl"]
+        #endif
         for path in paths {
             let data = try Fixtures.data(path)
             let plain = try ImageCodersManager.shared.decode(data, options: ImageDecodeOptions())

@@ -9,17 +9,23 @@
         /// monochrome (4:0:0) when every frame is gray (``ImageEncodeOptions/writesGrayscale``).
         /// The upright pixels are encoded, scaled down to fit `maxPixelSize`; an animation becomes
         /// an image sequence unless `firstFrameOnly`. ``ImageEncodeOptions/keptMetadata`` goes into
-        /// the container's `colr` ICC profile, Exif and XMP items.
+        /// the container's `colr` ICC profile, Exif and XMP items. A still with an
+        /// ``Image/deepBitmap`` is written at 10 bits per sample (lossless keeps those 10 bits).
         public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError)
             -> Data
         {
             guard format == .avif else { throw .unsupportedFormat(format) }
             var metadata = image.metadata.forEncoding(options.keptMetadata)
-            let frames = try image.framesForEncoding(options)
+            let frames: [(pixels: DecodedPixels, duration: Double)] =
+                if let deep = try image.deepBitmapForEncoding(options) {
+                    [(.deep(deep), 0)]
+                } else {
+                    try image.framesForEncoding(options).map { (.eightBit($0.bitmap), $0.duration) }
+                }
             var settings = Settings(options: options, sequence: frames.count > 1)
             // Gray pixels are written as monochrome (4:0:0) when every frame is gray and the profile allows it.
-            let grayMetadata = frames.map {
-                GrayscaleEncoding.grayMetadata(for: $0.bitmap, metadata: metadata, options: options)
+            let grayMetadata = frames.map { frame in
+                GrayscaleEncoding.grayMetadata(metadata: metadata, options: options) { frame.pixels.isGray }
             }
             if grayMetadata.allSatisfy({ $0 != nil }), let first = grayMetadata.first, let kept = first {
                 metadata = kept
@@ -84,7 +90,7 @@
         /// One AVIF file of `frames` (one frame: a still image item; more: a sequence in
         /// milliseconds).
         static func encode(
-            _ frames: [(bitmap: ImageBitmap, duration: Double)], settings: Settings, metadata: ImageMetadata
+            _ frames: [(pixels: DecodedPixels, duration: Double)], settings: Settings, metadata: ImageMetadata
         ) throws(WebImageError) -> Data {
             guard let encoder = avifEncoderCreate() else { throw .encodingFailed("libavif could not make an encoder") }
             defer { avifEncoderDestroy(encoder) }
@@ -101,7 +107,7 @@
             let flags = frames.count == 1 ? AVIF_ADD_IMAGE_FLAG_SINGLE : AVIF_ADD_IMAGE_FLAG_NONE
             for (index, frame) in frames.enumerated() {
                 let image = try makeImage(
-                    frame.bitmap, settings: settings, metadata: index == 0 ? metadata : ImageMetadata())
+                    frame.pixels, settings: settings, metadata: index == 0 ? metadata : ImageMetadata())
                 defer { avifImageDestroy(image) }
                 let milliseconds = max(1, UInt64(clamping: frame.duration * 1000, rounding: .toNearestOrAwayFromZero))
                 let result = avifEncoderAddImage(encoder, image, milliseconds, avifAddImageFlags(flags.rawValue))
@@ -116,15 +122,25 @@
             return Data(bytes: bytes, count: output.size)
         }
 
-        /// An 8-bit `avifImage` of `bitmap` in YUV (the caller destroys it), with `metadata`.
-        private static func makeImage(_ bitmap: ImageBitmap, settings: Settings, metadata: ImageMetadata)
+        /// An `avifImage` of `pixels` in YUV (the caller destroys it), with `metadata`: 8 bits per
+        /// sample, or 10 for deep pixels.
+        private static func makeImage(_ pixels: DecodedPixels, settings: Settings, metadata: ImageMetadata)
             throws(WebImageError) -> UnsafeMutablePointer<avifImage>
         {
             let format =
                 settings.gray
                 ? AVIF_PIXEL_FORMAT_YUV400 : settings.yuv444 ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420
-            guard let image = avifImageCreate(UInt32(bitmap.width), UInt32(bitmap.height), 8, format) else {
-                throw .encodingFailed("libavif could not make a \(bitmap.width)x\(bitmap.height) image")
+            let size = pixels.size
+            let (depth, bytesPerSample): (UInt32, Int) =
+                switch pixels {
+                case .eightBit: (8, 1)
+                case .deep: (10, 2)
+                }
+            guard let width = UInt32(exactly: size.width), let height = UInt32(exactly: size.height),
+                let rowBytes = UInt32(exactly: size.width * 4 * bytesPerSample),
+                let image = avifImageCreate(width, height, depth, format)
+            else {
+                throw .encodingFailed("libavif could not make a \(size.width)x\(size.height) image")
             }
             // Full-range luma of a gray pixel is its value, so monochrome stays lossless without
             // the identity matrix (which needs all three planes).
@@ -134,13 +150,22 @@
             image.pointee.yuvRange = AVIF_RANGE_FULL
             var rgb = avifRGBImage()
             avifRGBImageSetDefaults(&rgb, image)
-            rgb.depth = 8
+            rgb.depth = UInt32(8 * bytesPerSample)
             rgb.format = AVIF_RGB_FORMAT_RGBA
-            rgb.ignoreAlpha = bitmap.containsTransparency ? AVIF_FALSE : AVIF_TRUE
-            rgb.rowBytes = UInt32(bitmap.bytesPerRow)
-            let converted = bitmap.pixels.withUnsafeBufferPointer { pixels in
-                rgb.pixels = UnsafeMutablePointer(mutating: pixels.baseAddress)
-                return avifImageRGBToYUV(image, &rgb)
+            rgb.ignoreAlpha = pixels.containsTransparency ? AVIF_FALSE : AVIF_TRUE
+            rgb.rowBytes = rowBytes
+            let converted: avifResult
+            switch pixels {
+            case .eightBit(let bitmap):
+                converted = bitmap.pixels.withUnsafeBufferPointer { samples in
+                    rgb.pixels = UnsafeMutablePointer(mutating: samples.baseAddress)
+                    return avifImageRGBToYUV(image, &rgb)
+                }
+            case .deep(let deep):
+                converted = deep.pixels.withUnsafeBytes { samples in
+                    rgb.pixels = UnsafeMutablePointer(mutating: samples.bindMemory(to: UInt8.self).baseAddress)
+                    return avifImageRGBToYUV(image, &rgb)
+                }
             }
             guard converted == AVIF_RESULT_OK else {
                 avifImageDestroy(image)

@@ -7,6 +7,10 @@
     /// 12-bit pictures (delivered as 8-bit RGBA), and image sequences (animated AVIF) decoded
     /// eagerly or frame by frame.
     ///
+    /// With ``ImageDecodeOptions/preservesHighBitDepth``, a 10- or 12-bit still (or the first
+    /// frame, with ``ImageDecodeOptions/firstFrameOnly``) also gives an ``Image/deepBitmap``; the
+    /// frames of a sequence stay 8-bit. An image with a deep bitmap is written at 10 bits.
+    ///
     /// The container's rotation and mirroring (`irot`, `imir`) become the image's orientation and
     /// are applied unless ``ImageDecodeOptions/applyOrientation`` is off. libavif cannot decode at a
     /// reduced size, so thumbnails are decoded whole and resampled. Sequences loop forever: libavif
@@ -48,6 +52,13 @@
             session.outputSize = target
             let out = target ?? session.size
             if session.frameCount == 1 || options.firstFrameOnly {
+                if options.preservesHighBitDepth, session.bitDepth > 8 {
+                    let finished = try DecodedPixels.deep(try session.deepFrame(at: 0)).finished(
+                        orientation: orientation, frameCount: 1, options: options)
+                    return finished.image(
+                        scale: scale, format: .avif, hasAlpha: session.hasAlpha,
+                        metadata: session.metadata(options.readMetadata))
+                }
                 var bitmap = try session.frame(at: 0)
                 var shown = orientation
                 if options.applyOrientation && orientation != .up {

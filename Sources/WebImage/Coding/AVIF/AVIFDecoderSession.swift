@@ -131,9 +131,39 @@
             return metadata
         }
 
+        /// Bits per sample of the coded picture (8, 10 or 12).
+        var bitDepth: Int { Int(decoder.pointee.image?.pointee.depth ?? 8) }
+
         /// Frame `index` as 8-bit RGBA (10- and 12-bit planes are scaled down by libavif), at
         /// ``outputSize``.
         func frame(at index: Int) throws(WebImageError) -> ImageBitmap {
+            let image = try decodedImage(at: index)
+            let bitmap = try ImageBitmap(width: size.width, height: size.height) { buffer throws(WebImageError) in
+                try Self.writeRGBA(of: image, into: buffer)
+            }
+            guard let outputSize else { return bitmap }
+            return try bitmap.resampled(to: outputSize)
+        }
+
+        /// Frame `index` as 16-bit RGBA with straight alpha, at the stored size (``outputSize`` is
+        /// left to the caller): libavif scales each 10- or 12-bit value to the full 16-bit range.
+        func deepFrame(at index: Int) throws(WebImageError) -> ImageBitmap16 {
+            let image = try decodedImage(at: index)
+            return try ImageBitmap16(width: size.width, height: size.height) { buffer throws(WebImageError) in
+                var rgb = avifRGBImage()
+                avifRGBImageSetDefaults(&rgb, image)
+                rgb.depth = 16
+                rgb.format = AVIF_RGB_FORMAT_RGBA
+                rgb.alphaPremultiplied = AVIF_FALSE
+                rgb.pixels = UnsafeMutableRawPointer(buffer.baseAddress).map { $0.assumingMemoryBound(to: UInt8.self) }
+                rgb.rowBytes = image.pointee.width * 8
+                let result = avifImageYUVToRGB(image, &rgb)
+                guard result == AVIF_RESULT_OK else { throw Self.error(result, "converting the AVIF frame to RGB") }
+            }
+        }
+
+        /// Decodes frame `index` into `decoder.image` (unless it is there already) and checks its size.
+        private func decodedImage(at index: Int) throws(WebImageError) -> UnsafeMutablePointer<avifImage> {
             guard index >= 0, index < frameCount else {
                 throw .invalidArgument("frame index \(index) is outside 0..<\(frameCount)")
             }
@@ -153,11 +183,7 @@
             else {
                 throw .badImageData("frame \(index) of the AVIF file does not match its declared size")
             }
-            let bitmap = try ImageBitmap(width: size.width, height: size.height) { buffer throws(WebImageError) in
-                try Self.writeRGBA(of: image, into: buffer)
-            }
-            guard let outputSize else { return bitmap }
-            return try bitmap.resampled(to: outputSize)
+            return image
         }
 
         /// Converts the first `rows` rows of `image` (all of them by default) to 8-bit RGBA with

@@ -4,7 +4,9 @@
 
     /// Decodes and encodes HEIC and HEIF stills with libheif (libde265 to decode, x265 to encode),
     /// as SDWebImage's `SDImageHEICCoder` does through ImageIO: the primary image, with or
-    /// without alpha, 8-bit or 10- and 12-bit (delivered as 8-bit RGBA with straight alpha).
+    /// without alpha, 8-bit or 10- and 12-bit (delivered as 8-bit RGBA with straight alpha; with
+    /// ``ImageDecodeOptions/preservesHighBitDepth`` also as an ``Image/deepBitmap``). Encoding
+    /// writes 8 bits, even from a deep bitmap.
     ///
     /// Files whose major brand is `heic`, `heix`, `hevc`, `hevx`, `heim` or `heis` are
     /// ``ImageFormat/heic``; `mif1` and `msf1` ones are ``ImageFormat/heif`` (see
@@ -57,6 +59,21 @@
             return try HEICDecoderSession.open(data, maxPixelCount: options.maxPixelCount, thumbnail: thumbnail) {
                 session throws(WebImageError) -> Image? in
                 if onlyEmbeddedThumbnail && !session.isEmbeddedThumbnail { return nil }
+                let metadata = session.metadata(options.readMetadata)
+                if options.preservesHighBitDepth, session.bitDepth > 8 {
+                    var deep = try session.decodeUprightDeep()
+                    var orientation = ImageOrientation.up
+                    if !options.applyOrientation && session.orientation != .up {
+                        deep = deep.applyingOrientation(session.orientation.inverse)
+                        orientation = session.orientation
+                    }
+                    var image = try DecodedPixels.deep(deep).finished(
+                        orientation: orientation, frameCount: 1, options: options
+                    )
+                    .image(scale: scale, format: format, hasAlpha: session.hasAlpha, metadata: metadata)
+                    image.isThumbnail = image.isThumbnail || session.isEmbeddedThumbnail
+                    return image
+                }
                 var bitmap = try session.decodeUpright()
                 var orientation = ImageOrientation.up
                 if !options.applyOrientation && session.orientation != .up {
@@ -69,8 +86,7 @@
                 if let target { bitmap = try bitmap.resampled(to: target) }
                 return Image(
                     bitmap: bitmap, scale: scale, orientation: orientation, format: format, hasAlpha: session.hasAlpha,
-                    isThumbnail: target != nil || session.isEmbeddedThumbnail,
-                    metadata: session.metadata(options.readMetadata))
+                    isThumbnail: target != nil || session.isEmbeddedThumbnail, metadata: metadata)
             }
         }
 

@@ -117,16 +117,77 @@
             orientation.swapsDimensions ? PixelSize(width: shownSize.height, height: shownSize.width) : shownSize
         }
 
+        /// Bits per sample of the primary image's luma (8, 10 or 12; -1 when libheif cannot tell).
+        var bitDepth: Int { Int(heif_image_handle_get_luma_bits_per_pixel(handle)) }
+
         /// The primary image as 8-bit RGBA with straight alpha, turned upright by libheif (10- and
         /// 12-bit pictures are scaled down by libheif; premultiplied ones are divided out here).
         func decodeUpright() throws(WebImageError) -> ImageBitmap {
+            try withDecodedPlane(chroma: heif_chroma_interleaved_RGBA, bitsPerPixel: 32, keepsHighBits: false) {
+                plane, stride, decoded in
+                let rowBytes = shownSize.width * 4
+                var bitmap = ImageBitmap(width: shownSize.width, height: shownSize.height) { buffer in
+                    for row in 0..<shownSize.height {
+                        (buffer.baseAddress! + row * rowBytes).update(from: plane + row * stride, count: rowBytes)
+                    }
+                }
+                if hasAlpha && heif_image_is_premultiplied_alpha(decoded) != 0 { bitmap.unpremultiplyAlpha() }
+                return bitmap
+            }
+        }
+
+        /// The primary image as 16-bit RGBA with straight alpha, turned upright by libheif: each
+        /// sample of n bits (9 to 16) widened by repeating its top bits below it (a 10-bit `v`
+        /// becomes `v << 6 | v >> 4`), so that the largest value becomes 65535.
+        func decodeUprightDeep() throws(WebImageError) -> ImageBitmap16 {
+            // libheif gives little-endian samples on every host when asked to.
+            let channels = hasAlpha ? 4 : 3
+            let chroma = hasAlpha ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE
+            return try withDecodedPlane(chroma: chroma, bitsPerPixel: Int32(channels * 16), keepsHighBits: true) {
+                plane, stride, decoded throws(WebImageError) in
+                let bits = Int(heif_image_get_bits_per_pixel_range(decoded, heif_channel_interleaved))
+                guard (9...16).contains(bits) else {
+                    throw .badImageData("the decoded HEIF image has \(bits) bits per sample, not 9 to 16")
+                }
+                let mask = UInt16(truncatingIfNeeded: (1 << bits) - 1)
+                let up = UInt16(16 - bits)
+                let down = UInt16(2 * bits - 16)
+                var deep = try ImageBitmap16(width: shownSize.width, height: shownSize.height) { buffer in
+                    var target = 0
+                    for row in 0..<shownSize.height {
+                        let source = UnsafeRawPointer(plane + row * stride)
+                        for x in 0..<shownSize.width {
+                            for channel in 0..<channels {
+                                let stored = UInt16(
+                                    littleEndian: source.loadUnaligned(
+                                        fromByteOffset: (x * channels + channel) * 2, as: UInt16.self))
+                                let value = stored & mask
+                                buffer[target + channel] = value << up | value >> down
+                            }
+                            if channels == 3 { buffer[target + 3] = 65535 }
+                            target += 4
+                        }
+                    }
+                }
+                if hasAlpha && heif_image_is_premultiplied_alpha(decoded) != 0 { deep.unpremultiplyAlpha() }
+                return deep
+            }
+        }
+
+        /// Decodes the primary image as interleaved RGB in `chroma` (`bitsPerPixel` a pixel; more
+        /// than 8 bits a sample kept when `keepsHighBits`), checks that libheif made the declared
+        /// size, and hands `body` the plane, its row stride in bytes and the decoded image.
+        private func withDecodedPlane<T>(
+            chroma: heif_chroma, bitsPerPixel: Int32, keepsHighBits: Bool,
+            _ body: (UnsafePointer<UInt8>, Int, OpaquePointer) throws(WebImageError) -> T
+        ) throws(WebImageError) -> T {
             guard let options = heif_decoding_options_alloc() else {
                 throw .badImageData("libheif could not allocate decoding options")
             }
             defer { heif_decoding_options_free(options) }
-            options.pointee.convert_hdr_to_8bit = 1
+            options.pointee.convert_hdr_to_8bit = keepsHighBits ? 0 : 1
             var decoded: OpaquePointer?
-            let status = heif_decode_image(handle, &decoded, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options)
+            let status = heif_decode_image(handle, &decoded, heif_colorspace_RGB, chroma, options)
             guard HEIFLibrary.succeeded(status), let decoded else {
                 throw .badImageData("decoding the HEIF image: \(HEIFLibrary.message(status))")
             }
@@ -135,21 +196,15 @@
             let width = Int(heif_image_get_width(decoded, heif_channel_interleaved))
             let height = Int(heif_image_get_height(decoded, heif_channel_interleaved))
             guard let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride),
-                heif_image_get_bits_per_pixel(decoded, heif_channel_interleaved) == 32,
-                width == shownSize.width, height == shownSize.height, Int(stride) >= width * 4
+                heif_image_get_bits_per_pixel(decoded, heif_channel_interleaved) == bitsPerPixel,
+                width == shownSize.width, height == shownSize.height,
+                Int(stride) >= width * Int(bitsPerPixel / 8)
             else {
                 throw .badImageData(
                     "the decoded HEIF image is \(width)x\(height), not the declared \(shownSize.width)x\(shownSize.height)"
                 )
             }
-            let rowBytes = width * 4
-            var bitmap = ImageBitmap(width: width, height: height) { buffer in
-                for row in 0..<height {
-                    (buffer.baseAddress! + row * rowBytes).update(from: plane + row * Int(stride), count: rowBytes)
-                }
-            }
-            if hasAlpha && heif_image_is_premultiplied_alpha(decoded) != 0 { bitmap.unpremultiplyAlpha() }
-            return bitmap
+            return try body(plane, Int(stride), decoded)
         }
 
         /// The embedded ICC profile, EXIF (as TIFF data) and XMP that `kinds` asks for. A block
@@ -210,19 +265,26 @@
         }
     }
 
-    extension ImageBitmap {
-        /// Divides each colour by its alpha (rounded), for decoders whose library hands out
-        /// premultiplied pixels.
-        fileprivate mutating func unpremultiplyAlpha() {
-            pixels.withUnsafeMutableBufferPointer { buffer in
-                for index in stride(from: 0, to: buffer.count, by: 4) {
-                    let alpha = Int(buffer[index + 3])
-                    guard alpha > 0, alpha < 255 else { continue }
-                    for channel in index..<index + 3 {
-                        buffer[channel] = UInt8(min(255, (Int(buffer[channel]) * 255 + alpha / 2) / alpha))
-                    }
+    /// Divides each colour of premultiplied RGBA `pixels` by its alpha (rounded), for decoders
+    /// whose library hands out premultiplied pixels.
+    private func unpremultiply<Sample: FixedWidthInteger & UnsignedInteger>(_ pixels: inout [Sample]) {
+        let opaque = Int(Sample.max)
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for index in stride(from: 0, to: buffer.count, by: 4) {
+                let alpha = Int(buffer[index + 3])
+                guard alpha > 0, alpha < opaque else { continue }
+                for channel in index..<index + 3 {
+                    buffer[channel] = Sample(min(opaque, (Int(buffer[channel]) * opaque + alpha / 2) / alpha))
                 }
             }
         }
+    }
+
+    extension ImageBitmap {
+        fileprivate mutating func unpremultiplyAlpha() { unpremultiply(&pixels) }
+    }
+
+    extension ImageBitmap16 {
+        fileprivate mutating func unpremultiplyAlpha() { unpremultiply(&pixels) }
     }
 #endif

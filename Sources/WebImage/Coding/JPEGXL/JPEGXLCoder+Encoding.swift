@@ -11,15 +11,22 @@
         /// durations (in milliseconds; a frame without one shows for 100 ms, as libjxl would
         /// otherwise hide it behind the next) and loop count unless `firstFrameOnly`.
         /// ``ImageEncodeOptions/keptMetadata`` goes into the ICC profile and `Exif` and `xml ` boxes.
+        /// A still with an ``Image/deepBitmap`` is written at 16 bits per sample (lossless gives
+        /// those 16 bits back exactly).
         public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError)
             -> Data
         {
             guard format == .jpegXL else { throw .unsupportedFormat(format) }
             var metadata = image.metadata.forEncoding(options.keptMetadata)
-            let frames = try image.framesForEncoding(options)
+            let frames: [(pixels: DecodedPixels, duration: Double)] =
+                if let deep = try image.deepBitmapForEncoding(options) {
+                    [(.deep(deep), 0)]
+                } else {
+                    try image.framesForEncoding(options).map { (.eightBit($0.bitmap), $0.duration) }
+                }
             // Gray pixels are written as gray when every frame is gray and the profile allows it.
-            let grayMetadata = frames.map {
-                GrayscaleEncoding.grayMetadata(for: $0.bitmap, metadata: metadata, options: options)
+            let grayMetadata = frames.map { frame in
+                GrayscaleEncoding.grayMetadata(metadata: metadata, options: options) { frame.pixels.isGray }
             }
             let gray = grayMetadata.allSatisfy { $0 != nil }
             if gray, let first = grayMetadata.first, let kept = first { metadata = kept }

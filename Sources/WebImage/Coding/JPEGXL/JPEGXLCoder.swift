@@ -7,6 +7,11 @@
     /// colour, and animations decoded eagerly or frame by frame, with their frame durations and loop
     /// count.
     ///
+    /// With ``ImageDecodeOptions/preservesHighBitDepth``, a still (or the first frame, with
+    /// ``ImageDecodeOptions/firstFrameOnly``) of more than 8 bits per sample also gives an
+    /// ``Image/deepBitmap``; the frames of an animation stay 8-bit. An image with a deep bitmap is
+    /// written at 16 bits (lossless: exactly).
+    ///
     /// The header's EXIF-style orientation is applied unless
     /// ``ImageDecodeOptions/applyOrientation`` is off. libjxl cannot decode at a reduced size, so
     /// thumbnails are decoded whole and resampled. Lossy (XYB) files are decoded to sRGB; a file
@@ -56,6 +61,12 @@
                 exif: session.exif, iccProfile: session.iccProfile, xmp: session.xmp
             ).filtered(to: options.readMetadata)
             if session.frameCount == 1 || options.firstFrameOnly {
+                if options.preservesHighBitDepth, session.bitsPerSample > 8 {
+                    let finished = try DecodedPixels.deep(try session.deepFrame(at: 0)).finished(
+                        orientation: orientation, frameCount: 1, options: options)
+                    return finished.image(
+                        scale: scale, format: .jpegXL, hasAlpha: session.hasAlpha, metadata: metadata)
+                }
                 return Image(
                     bitmap: try session.frame(at: 0), scale: scale, orientation: shown, format: .jpegXL,
                     hasAlpha: session.hasAlpha, isThumbnail: target != nil, metadata: metadata)

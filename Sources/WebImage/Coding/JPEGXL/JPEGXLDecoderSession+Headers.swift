@@ -15,6 +15,7 @@
             var xmp: Data?
             var prefersSRGB = false
             var isGray = false
+            var bitsPerSample = 8
         }
 
         /// Reads the basic info, colour encoding and frame headers of the file in `bytes` (and its
@@ -95,6 +96,7 @@
             header.hasAlpha = info.alpha_bits > 0
             header.orientation = ImageOrientation(exifValue: Int(info.orientation.rawValue))
             header.isGray = info.num_color_channels == 1
+            header.bitsPerSample = Int(info.bits_per_sample)
             header.prefersSRGB = info.uses_original_profile == JXL_FALSE
             guard info.have_animation == JXL_TRUE else { return 0 }
             header.loopCount = Int(info.animation.num_loops)

@@ -27,6 +27,9 @@
         /// The `Exif` box's TIFF data and the `xml ` box, when asked for.
         let exif: Data?
         let xmp: Data?
+        /// Bits per sample of the colour channels as the header declares them: more than 8 for a
+        /// deep file (floats count their whole width).
+        let bitsPerSample: Int
         var frameCount: Int { durations.count }
         /// The size frames are resampled to (as stored), or nil for the stored size.
         var outputSize: PixelSize?
@@ -70,6 +73,7 @@
             self.xmp = header.xmp
             self.prefersSRGB = header.prefersSRGB
             self.isGray = header.isGray
+            self.bitsPerSample = header.bitsPerSample
             try restart(skipping: 0)
         }
 
@@ -83,16 +87,40 @@
 
         /// Frame `index` as 8-bit RGBA with straight alpha, at ``outputSize``, turned by ``turn``.
         func frame(at index: Int) throws(WebImageError) -> ImageBitmap {
+            let bitmap = try decodingFrame(index) { () throws(WebImageError) in
+                try ImageBitmap(width: size.width, height: size.height) { buffer throws(WebImageError) in
+                    try fill(UnsafeMutableRawBufferPointer(buffer), format: Self.pixelFormat, frame: index)
+                }
+            }
+            let resampled =
+                try outputSize.map { size throws(WebImageError) in try bitmap.resampled(to: size) } ?? bitmap
+            return turn == .up ? resampled : resampled.applyingOrientation(turn)
+        }
+
+        /// Frame `index` as 16-bit RGBA with straight alpha, at the stored size and orientation
+        /// (``outputSize`` and ``turn`` are left to the caller).
+        func deepFrame(at index: Int) throws(WebImageError) -> ImageBitmap16 {
+            try decodingFrame(index) { () throws(WebImageError) in
+                try ImageBitmap16(width: size.width, height: size.height) { buffer throws(WebImageError) in
+                    try fill(UnsafeMutableRawBufferPointer(buffer), format: Self.deepPixelFormat, frame: index)
+                }
+            }
+        }
+
+        /// Brings the decoder to frame `index` and runs `decode` there, which fills the frame's
+        /// pixels; a failure leaves the session to start over on the next call.
+        private func decodingFrame<T>(_ index: Int, _ decode: () throws(WebImageError) -> T) throws(WebImageError)
+            -> T
+        {
             guard index >= 0, index < frameCount else {
                 throw .invalidArgument("frame index \(index) is outside 0..<\(frameCount)")
             }
             if index != nextIndex { try restart(skipping: index) }
             do {
-                let bitmap = try decodeNextFrame(index)
+                try advanceToFrame(index)
+                let pixels = try decode()
                 nextIndex = index + 1
-                let resampled =
-                    try outputSize.map { size throws(WebImageError) in try bitmap.resampled(to: size) } ?? bitmap
-                return turn == .up ? resampled : resampled.applyingOrientation(turn)
+                return pixels
             } catch {
                 // Start over on the next call rather than trust a decoder left mid-frame.
                 nextIndex = -1
@@ -114,26 +142,26 @@
             nextIndex = frames
         }
 
-        /// Runs the decoder to the next frame's pixels, written straight into a new bitmap.
-        private func decodeNextFrame(_ index: Int) throws(WebImageError) -> ImageBitmap {
+        /// Runs the decoder to the next frame's header, where its pixels can be asked for.
+        private func advanceToFrame(_ index: Int) throws(WebImageError) {
             while true {
                 let status = JxlDecoderProcessInput(decoder)
                 switch status {
                 case JXL_DEC_COLOR_ENCODING:
                     if prefersSRGB { try Self.preferSRGB(decoder, isGray: isGray) }
                 case JXL_DEC_FRAME:
-                    return try ImageBitmap(width: size.width, height: size.height) { buffer throws(WebImageError) in
-                        try fill(buffer, frame: index)
-                    }
+                    return
                 default:
                     throw Self.error(status, "decoding frame \(index) of the JPEG XL file")
                 }
             }
         }
 
-        /// Hands libjxl `buffer` for the current frame and decodes into it.
-        private func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>, frame index: Int) throws(WebImageError) {
-            var format = Self.pixelFormat
+        /// Hands libjxl `buffer` for the current frame's pixels in `format` and decodes into it.
+        private func fill(_ buffer: UnsafeMutableRawBufferPointer, format: JxlPixelFormat, frame index: Int)
+            throws(WebImageError)
+        {
+            var format = format
             var needed = 0
             guard JxlDecoderProcessInput(decoder) == JXL_DEC_NEED_IMAGE_OUT_BUFFER,
                 JxlDecoderImageOutBufferSize(decoder, &format, &needed) == JXL_DEC_SUCCESS, needed == buffer.count,
@@ -148,6 +176,11 @@
         /// RGBA, 8 bits per channel, rows packed.
         static var pixelFormat: JxlPixelFormat {
             JxlPixelFormat(num_channels: 4, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
+        }
+
+        /// RGBA, 16 bits per channel in the host's byte order, rows packed.
+        static var deepPixelFormat: JxlPixelFormat {
+            JxlPixelFormat(num_channels: 4, data_type: JXL_TYPE_UINT16, endianness: JXL_NATIVE_ENDIAN, align: 0)
         }
 
         /// Asks for the pixels of an XYB-coded file in sRGB (grey or colour).

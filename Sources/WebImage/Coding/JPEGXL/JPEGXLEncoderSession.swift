@@ -3,22 +3,30 @@
     import Foundation
 
     /// One libjxl encode of prepared frames into a JPEG XL file (a bare code stream, or the
-    /// container when metadata boxes go with it).
+    /// container when metadata boxes go with it): 8 bits per sample, or 16 for deep frames.
     enum JPEGXLEncoderSession {
         static func encode(
-            _ frames: [(bitmap: ImageBitmap, duration: Double)], settings: JPEGXLCoder.Settings, metadata: ImageMetadata
+            _ frames: [(pixels: DecodedPixels, duration: Double)], settings: JPEGXLCoder.Settings,
+            metadata: ImageMetadata
         ) throws(WebImageError) -> Data {
             guard let encoder = JxlEncoderCreate(nil) else { throw .encodingFailed("libjxl could not make an encoder") }
             defer { JxlEncoderDestroy(encoder) }
-            let size = frames[0].bitmap.size
-            let hasAlpha = frames.contains { $0.bitmap.containsTransparency }
+            guard let first = frames.first, let width = UInt32(exactly: first.pixels.size.width),
+                let height = UInt32(exactly: first.pixels.size.height)
+            else { throw .encodingFailed("no frame of a size JPEG XL can hold to encode") }
+            let hasAlpha = frames.contains { $0.pixels.containsTransparency }
+            let bits: UInt32 =
+                switch first.pixels {
+                case .eightBit: 8
+                case .deep: 16
+                }
             var info = JxlBasicInfo()
             JxlEncoderInitBasicInfo(&info)
-            info.xsize = UInt32(size.width)
-            info.ysize = UInt32(size.height)
-            info.bits_per_sample = 8
+            info.xsize = width
+            info.ysize = height
+            info.bits_per_sample = bits
             info.num_color_channels = settings.gray ? 1 : 3
-            info.alpha_bits = hasAlpha ? 8 : 0
+            info.alpha_bits = hasAlpha ? bits : 0
             info.num_extra_channels = hasAlpha ? 1 : 0
             // Lossless must keep the pixels' own colour space; lossy converts them to XYB.
             info.uses_original_profile = settings.lossless ? JXL_TRUE : JXL_FALSE
@@ -51,7 +59,7 @@
                         JxlEncoderSetFrameHeader(frameSettings, &header), encoder, "setting frame \(index)'s header")
                 }
                 try addFrame(
-                    frame.bitmap, hasAlpha: hasAlpha, gray: settings.gray, encoder: encoder, settings: frameSettings,
+                    frame.pixels, hasAlpha: hasAlpha, gray: settings.gray, encoder: encoder, settings: frameSettings,
                     index: index)
             }
             JxlEncoderCloseInput(encoder)
@@ -101,40 +109,39 @@
         }
 
         /// Hands libjxl one frame: RGBA as stored, or RGB when the animation is opaque throughout;
-        /// gray (and alpha) when `gray`.
+        /// gray (and alpha) when `gray`; 8 or 16 bits per sample as `pixels` hold them.
         private static func addFrame(
-            _ bitmap: ImageBitmap, hasAlpha: Bool, gray: Bool, encoder: OpaquePointer, settings: OpaquePointer,
+            _ pixels: DecodedPixels, hasAlpha: Bool, gray: Bool, encoder: OpaquePointer, settings: OpaquePointer,
             index: Int
         ) throws(WebImageError) {
             let channels = gray ? (hasAlpha ? 2 : 1) : (hasAlpha ? 4 : 3)
-            var format = JxlPixelFormat(
-                num_channels: UInt32(channels), data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
-            let status: JxlEncoderStatus
-            if gray {
-                let bytes = bitmap.grayBytes(alpha: hasAlpha)
-                status = bytes.withUnsafeBytes { JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count) }
-            } else if hasAlpha {
-                status = bitmap.pixels.withUnsafeBytes {
-                    JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count)
+            func add<Sample>(_ rgba: [Sample], _ type: JxlDataType, graySamples: () -> [Sample]) -> JxlEncoderStatus {
+                var format = JxlPixelFormat(
+                    num_channels: UInt32(channels), data_type: type, endianness: JXL_NATIVE_ENDIAN, align: 0)
+                let samples = gray ? graySamples() : hasAlpha ? rgba : rgbSamples(rgba)
+                return samples.withUnsafeBytes { JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count) }
+            }
+            let status =
+                switch pixels {
+                case .eightBit(let bitmap):
+                    add(bitmap.pixels, JXL_TYPE_UINT8) { bitmap.grayBytes(alpha: hasAlpha) }
+                case .deep(let deep):
+                    add(deep.pixels, JXL_TYPE_UINT16) { deep.graySamples(alpha: hasAlpha) }
                 }
-            } else {
-                var rgb = [UInt8](repeating: 0, count: bitmap.width * bitmap.height * 3)
-                rgb.withUnsafeMutableBufferPointer { out in
-                    bitmap.pixels.withUnsafeBufferPointer { rgba in
-                        var source = 0
-                        var target = 0
-                        while target < out.count {
-                            out[target] = rgba[source]
-                            out[target + 1] = rgba[source + 1]
-                            out[target + 2] = rgba[source + 2]
-                            source += 4
-                            target += 3
-                        }
+            try check(status, encoder, "encoding frame \(index) as JPEG XL")
+        }
+
+        /// The red, green and blue of packed RGBA samples, alpha left out.
+        private static func rgbSamples<Sample>(_ rgba: [Sample]) -> [Sample] {
+            let pixels = rgba.count / 4
+            return [Sample](unsafeUninitializedCapacity: pixels * 3) { rgb, initialized in
+                rgba.withUnsafeBufferPointer { source in
+                    for pixel in 0..<pixels {
+                        (rgb.baseAddress! + pixel * 3).initialize(from: source.baseAddress! + pixel * 4, count: 3)
                     }
                 }
-                status = rgb.withUnsafeBytes { JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count) }
+                initialized = pixels * 3
             }
-            try check(status, encoder, "encoding frame \(index) as JPEG XL")
         }
 
         /// Runs the encoder, growing the output until it is done.
