@@ -30,10 +30,10 @@
                 for x in 0..<width {
                     let base = x * samples
                     let alpha = hasAlpha ? Self.unit(values[base + colours]) : 1
-                    var colour = (0..<3).map { values[base + min($0, colours - 1)] }
-                    if isAssociated { colour = colour.map { alpha > 0 ? $0 / alpha : 0 } }
                     for channel in 0..<3 {
-                        output[x * 4 + channel] = SRGBTransfer.sixteenBit(fromLinear: Double(colour[channel]))
+                        var colour = values[base + min(channel, colours - 1)]
+                        if isAssociated { colour = alpha > 0 ? colour / alpha : 0 }
+                        output[x * 4 + channel] = SRGBTransfer.sixteenBit(fromLinear: Double(colour))
                     }
                     output[x * 4 + 3] = sixteenBit(alpha * 65535)
                 }
