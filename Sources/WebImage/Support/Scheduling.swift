@@ -518,10 +518,9 @@ struct WaitingLine {
 ///   there through ``run(_:)``, which makes the pool the calling task's executor for the body
 ///   (`withTaskExecutorPreference`). The manager's decode and transform stages, the downloader's
 ///   decodes and the image service's processing all run this way.
-/// - ``network``, two threads, for what must never wait behind CPU work or behind a host app
-///   that blocks Swift's cooperative pool: the downloader's transfers (their body streams) and
-///   its idle-timeout monitor. A timeout then fires when it is due, and never because the
-///   bytes that arrived in time could not be looked at.
+/// - ``network``, one thread, for what must never wait behind CPU work or behind a host app
+///   that blocks Swift's cooperative pool: the downloader's idle-timeout monitor, so that a
+///   timeout fires when it is due. (Responses are read on the event loop that receives them.)
 ///
 /// **No nested parallelism under load.** Work that could split an image across cores asks
 /// ``concurrentPerform(iterations:_:)``, which borrows only threads of the pool that stand idle
@@ -536,8 +535,8 @@ package final class ThreadPoolExecutor: TaskExecutor, @unchecked Sendable {
     /// The CPU threads, one per core.
     package static let cpu = ThreadPoolExecutor(threads: ProcessInfo.processInfo.activeProcessorCount, name: "cpu")
 
-    /// The network threads: transfers and their timers.
-    package static let network = ThreadPoolExecutor(threads: 2, name: "net")
+    /// The network thread: the downloader's timers.
+    package static let network = ThreadPoolExecutor(threads: 1, name: "net")
 
     /// The pool running the current task's ``run(_:)`` body, if any.
     @TaskLocal package static var current: ThreadPoolExecutor?

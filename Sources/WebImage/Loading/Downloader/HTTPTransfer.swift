@@ -190,19 +190,36 @@ extension HTTPTransfer {
             let lease = try pinnedLease(for: url, approval)
             defer { if let lease { environment.pinnedClients.release(lease) } }
             let client = lease?.client ?? environment.client
-            let (outgoing, validatorsSent) = makeClientRequest(
+            let (outgoing, validatorsSent) = try makeClientRequest(
                 url: url, target: target, method: method, headers: headers, body: body,
                 sendsCredentials: sendsCredentials)
             record.withLock { $0.metrics.requestCount += 1 }
             environment.statistics.countRequest()
-            let response = try await client.execute(outgoing, deadline: .distantFuture)
-            activity.touch()
-            if options.contains(.handleCookies) {
-                let lines = response.headers["Set-Cookie"]
-                if !lines.isEmpty { environment.cookieStore.store(setCookieHeaders: lines, for: url) }
+            let hop = Hop(url: url, validatorsSent: validatorsSent, sendsCredentials: sendsCredentials)
+            let reader = ResponseReader(activity: activity) { [self] head in try decide(head, hop: hop) }
+            var outcome = try await reader.start(outgoing, on: client)
+            if case .head(let head) = outcome {
+                let sink: Result<BodySink?, any Error>
+                do {
+                    sink = .success(try await modifiedBodySink(head, hop: hop))
+                } catch {
+                    sink = .failure(error)
+                }
+                outcome = try await reader.open(sink)
             }
-            let status = Int(response.status.code)
-            if [301, 302, 303, 307, 308].contains(status), let location = response.headers.first(name: "Location") {
+            switch outcome {
+            case .received(_, let sink):
+                return finished(sink)
+            case .head:
+                throw WebImageError.invalidDownloadOperation("\(url.absoluteString): the response was never let in")
+            case .discarded(let head):
+                if Task.isCancelled { throw CancellationError() }
+                let status = Int(head.status.code)
+                guard Self.isRedirect(head), let location = head.headers.first(name: "Location") else {
+                    // An auth challenge answered with the credentials on the next round.
+                    sendsCredentials = true
+                    continue
+                }
                 redirects += 1
                 guard redirects <= config.effectiveMaxRedirects else {
                     throw WebImageError.transferFailed(
@@ -214,7 +231,6 @@ extension HTTPTransfer {
                     throw WebImageError.transferFailed(
                         TransferFailure(.badServerResponse, "\(url.absoluteString): bad Location '\(location)'"))
                 }
-                await Self.discard(response.body)
                 if status == 303 || ((status == 301 || status == 302) && method != "GET" && method != "HEAD") {
                     method = "GET"
                     body = nil
@@ -228,17 +244,40 @@ extension HTTPTransfer {
                 knownTarget = nil
                 sendsCredentials = false
                 record.withLock { $0.metrics.redirectCount = redirects }
-                continue
             }
-            if status == 401, !sendsCredentials, config.username != nil, config.password != nil,
-                response.headers["WWW-Authenticate"].contains(where: Self.isBasicChallenge)
-            {
-                await Self.discard(response.body)
-                sendsCredentials = true
-                continue
-            }
-            return try await receive(response, from: url, validatorsSent: validatorsSent, activity: activity)
         }
+    }
+
+    /// What one request of the exchange sent, for reading its response.
+    struct Hop: Sendable {
+        let url: URL
+        let validatorsSent: Bool
+        let sendsCredentials: Bool
+    }
+
+    /// A 301, 302, 303, 307 or 308 that says where to go.
+    static func isRedirect(_ head: HTTPResponseHead) -> Bool {
+        [301, 302, 303, 307, 308].contains(head.status.code) && head.headers.contains(name: "Location")
+    }
+
+    /// On the event loop, as the head arrives: stores its cookies, then drops the body of a
+    /// redirect or of a basic-auth challenge we can answer, holds the body back for the task when
+    /// a response modifier must see the head (it is async), and otherwise checks the head and
+    /// collects the body.
+    private func decide(_ head: HTTPResponseHead, hop: Hop) throws -> ResponseReader.Decision {
+        if options.contains(.handleCookies) {
+            let lines = head.headers["Set-Cookie"]
+            if !lines.isEmpty { environment.cookieStore.store(setCookieHeaders: lines, for: hop.url) }
+        }
+        if Self.isRedirect(head) { return .discard }
+        if head.status.code == 401, !hop.sendsCredentials, config.username != nil, config.password != nil,
+            head.headers["WWW-Authenticate"].contains(where: Self.isBasicChallenge)
+        {
+            return .discard
+        }
+        if context?.downloadResponseModifier ?? environment.responseModifier != nil { return .wait }
+        let (response, retryAfter) = downloadResponse(head, url: hop.url)
+        return .receive(try bodySink(head, original: response, response: response, retryAfter: retryAfter, hop: hop))
     }
 
     /// The client pinned to the address the validator approved, when it named one other than
@@ -253,72 +292,88 @@ extension HTTPTransfer {
 
     private func makeClientRequest(
         url: URL, target: String, method: String, headers: ImageDownloadHeaders, body: Data?, sendsCredentials: Bool
-    ) -> (HTTPClientRequest, validatorsSent: Bool) {
-        var outgoing = HTTPClientRequest(url: target)
-        outgoing.method = HTTPMethod(rawValue: method)
-        for (name, value) in headers.fields { outgoing.headers.add(name: name, value: value) }
-        // As URLSession does; `receive` inflates what comes back (a caller's own value wins).
-        if !outgoing.headers.contains(name: "Accept-Encoding") {
-            outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+    ) throws -> (HTTPClient.Request, validatorsSent: Bool) {
+        var fields = HTTPHeaders()
+        for (name, value) in headers.fields { fields.add(name: name, value: value) }
+        // As URLSession does; the body sink inflates what comes back (a caller's own value wins).
+        if !fields.contains(name: "Accept-Encoding") {
+            fields.add(name: "Accept-Encoding", value: "gzip, deflate")
         }
         if options.contains(.handleCookies), let cookies = environment.cookieStore.cookieHeader(for: url) {
-            let own = outgoing.headers.first(name: "Cookie")
-            outgoing.headers.replaceOrAdd(name: "Cookie", value: own.map { "\($0); \(cookies)" } ?? cookies)
+            let own = fields.first(name: "Cookie")
+            fields.replaceOrAdd(name: "Cookie", value: own.map { "\($0); \(cookies)" } ?? cookies)
         }
         var validatorsSent = false
         if options.contains(.ignoreCachedResponse) {
             for (name, value) in ImageDownloadConditionalRequest.headers(for: context?.loaderCachedMetadata) {
-                outgoing.headers.replaceOrAdd(name: name, value: value)
+                fields.replaceOrAdd(name: name, value: value)
                 validatorsSent = true
             }
         }
         if sendsCredentials, let username = config.username, let password = config.password {
             let credentials = Data("\(username):\(password)".utf8).base64EncodedString()
-            outgoing.headers.replaceOrAdd(name: "Authorization", value: "Basic \(credentials)")
+            fields.replaceOrAdd(name: "Authorization", value: "Basic \(credentials)")
         }
-        if let body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-        if options.contains(.allowInvalidSSLCertificates) { outgoing.tlsConfiguration = Self.insecureTLS }
+        let outgoing = try HTTPClient.Request(
+            url: target, method: HTTPMethod(rawValue: method), headers: fields,
+            body: body.map { .byteBuffer(ByteBuffer(bytes: $0)) },
+            tlsConfiguration: options.contains(.allowInvalidSSLCertificates) ? Self.insecureTLS : nil)
         return (outgoing, validatorsSent)
     }
 
     // MARK: The response
 
-    /// Checks the response head in SDWebImage's order — response modifier (2003), status (2001),
-    /// content type (2004) — then streams the body under the size and pixel limits.
-    func receive(
-        _ response: HTTPClientResponse, from url: URL, validatorsSent: Bool, activity: IdleActivity?
-    ) async throws -> (Data, ImageDownloadResponse) {
-        let config = environment.config
+    /// The head as subscribers see it, and its `Retry-After`.
+    private func downloadResponse(_ head: HTTPResponseHead, url: URL) -> (ImageDownloadResponse, retryAfter: String?) {
         var headers = ImageDownloadHeaders()
         // The client already refused CR/LF in header fields, so none is dropped here.
-        for header in response.headers { try? headers.add(name: header.name, value: header.value) }
-        let retryAfter = response.headers.first(name: "Retry-After")
-        var head = ImageDownloadResponse(url: url, statusCode: Int(response.status.code), headers: headers)
+        for header in head.headers { try? headers.add(name: header.name, value: header.value) }
+        let response = ImageDownloadResponse(url: url, statusCode: Int(head.status.code), headers: headers)
+        return (response, head.headers.first(name: "Retry-After"))
+    }
+
+    /// The response modifier's turn (on the task: it is async), then the same checks and sink
+    /// as ``decide(_:hop:)``'s.
+    private func modifiedBodySink(_ head: HTTPResponseHead, hop: Hop) async throws -> BodySink {
+        let (original, retryAfter) = downloadResponse(head, url: hop.url)
+        var response = original
         if let modifier = context?.downloadResponseModifier ?? environment.responseModifier {
-            guard let modified = await modifier.modifiedResponse(head) else {
+            guard let modified = await modifier.modifiedResponse(original) else {
                 throw WebImageError.invalidDownloadResponse
             }
-            head = modified
+            response = modified
         }
-        record.withLock { $0.response = head }
-        work.send(.responseHead(head))
+        return try bodySink(head, original: original, response: response, retryAfter: retryAfter, hop: hop)
+    }
+
+    /// Checks the response in SDWebImage's order — response modifier (2003, before this),
+    /// status (2001), content type (2004) — and makes the sink its body streams into, under the
+    /// size and pixel limits. `original` is the head as the server sent it, `response` as the
+    /// modifier left it.
+    private func bodySink(
+        _ head: HTTPResponseHead, original: ImageDownloadResponse, response: ImageDownloadResponse,
+        retryAfter: String?, hop: Hop
+    ) throws -> BodySink {
+        let url = hop.url
+        record.withLock { $0.response = response }
+        work.send(.responseHead(response))
         // A 304 answers our validators, whatever the acceptable codes say.
-        if head.statusCode == 304, validatorsSent { throw WebImageError.cacheNotModified }
-        if let codes = config.acceptableStatusCodes, !codes.contains(head.statusCode) {
-            throw AttemptFailure(error: .invalidDownloadStatusCode(head.statusCode), retryAfter: retryAfter)
+        if response.statusCode == 304, hop.validatorsSent { throw WebImageError.cacheNotModified }
+        if let codes = config.acceptableStatusCodes, !codes.contains(response.statusCode) {
+            throw AttemptFailure(error: .invalidDownloadStatusCode(response.statusCode), retryAfter: retryAfter)
         }
         if let types = config.acceptableContentTypes {
-            let type = head.mimeType
+            let type = response.mimeType
             guard let type, types.contains(where: { $0.lowercased() == type }) else {
                 throw WebImageError.invalidDownloadContentType(type)
             }
         }
-        if head.statusCode == 304 { throw WebImageError.cacheNotModified }
+        if response.statusCode == 304 { throw WebImageError.cacheNotModified }
 
-        environment.events.emit(.receivedResponse(url: self.url, response: head))
-        work.send(.response(head))
+        environment.events.emit(.receivedResponse(url: self.url, response: response))
+        work.send(.response(response))
 
-        let codings = ResponseInflater.codings(in: response.headers)
+        let codings = ResponseInflater.codings(in: head.headers)
         guard codings.count <= ResponseInflater.maximumCodings else {
             throw WebImageError.transferFailed(
                 TransferFailure(
@@ -326,7 +381,7 @@ extension HTTPTransfer {
                     "\(url.absoluteString): \(codings.count) content codings; at most \(ResponseInflater.maximumCodings) are undone"
                 ))
         }
-        let declared = ImageDownloadResponse(url: url, statusCode: 200, headers: headers).expectedContentLength
+        let declared = ImageDownloadResponse(url: url, statusCode: 200, headers: original.headers).expectedContentLength
         // With a coding, Content-Length counts the coded bytes: the decoded size is unknown.
         let expected = codings.isEmpty ? declared : -1
         let maxSize = config.effectiveMaxResponseSize
@@ -335,29 +390,22 @@ extension HTTPTransfer {
                 TransferFailure(
                     .responseTooLarge, "\(url.absoluteString): \(declared) bytes declared; the limit is \(maxSize)"))
         }
-        var receiver = BodyReceiver(
+        let receiver = BodyReceiver(
             work: work, expected: expected, maxSize: maxSize, url: url,
             sendsEveryChunk: options.contains(.progressiveLoad))
         receiver.reportProgress()
-        let inflater = ResponseInflater(codings: codings, limit: maxSize)
-        for try await chunk in response.body {
-            activity?.touch()
-            if let inflater {
-                for part in try inflater.inflate(chunk) { try receiver.append(part) }
-            } else {
-                try receiver.append(chunk)
-            }
-        }
-        try inflater?.finish()
-        if expected >= 0, receiver.count < expected {
-            throw WebImageError.transferFailed(
-                TransferFailure(
-                    .connectionLost, "\(url.absoluteString): \(receiver.count) of \(expected) bytes arrived"))
-        }
-        receiver.reportFinalProgress()
-        record.withLock { $0.metrics.receivedBytes = receiver.count }
-        environment.statistics.countBytes(receiver.count)
-        return (receiver.data, head)
+        return BodySink(
+            receiver: receiver, inflater: ResponseInflater(codings: codings, limit: maxSize), expected: expected,
+            response: response)
+    }
+
+    /// The body and response once the body ended: the last progress, and the counts.
+    private func finished(_ sink: BodySink) -> (Data, ImageDownloadResponse) {
+        sink.receiver.reportFinalProgress()
+        let count = sink.receiver.count
+        record.withLock { $0.metrics.receivedBytes = count }
+        environment.statistics.countBytes(count)
+        return (sink.receiver.data, sink.response)
     }
 }
 
@@ -373,18 +421,32 @@ struct AttemptFailure: Error {
 
 /// The last moment bytes moved in one attempt, and whether its idle timeout or its overall
 /// deadline fired.
+///
+/// The clock runs only while the attempt waits for the server: from the moment a request is
+/// handed to the HTTP client, stamped where the bytes arrive (on the event loop), and paused
+/// while the transfer's task holds the response (a head it checks, a body that ended). A task
+/// waiting for a thread on a busy cooperative pool never looks like a silent server, and what
+/// runs before the request is sent (a request validator's name lookup, say) has its own limits.
 final class IdleActivity: Sendable {
-    private let last = Atomic<UInt64>(DispatchTime.now().uptimeNanoseconds)
+    /// The last stamp, or ``paused`` (as it starts: nothing was sent yet).
+    private let last = Atomic<UInt64>(IdleActivity.paused)
     private let expired = Atomic<Bool>(false)
     private let pastDeadline = Atomic<Bool>(false)
     /// When the attempt started, for its overall deadline.
     let startNanoseconds = DispatchTime.now().uptimeNanoseconds
 
+    private static let paused = UInt64.max
+
+    /// Bytes moved now (or the attempt starts waiting for the server again).
     func touch() { last.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed) }
 
+    /// The attempt waits for its own task, not the server, until the next ``touch()``.
+    func pause() { last.store(Self.paused, ordering: .relaxed) }
+
     var idleNanoseconds: UInt64 {
-        let now = DispatchTime.now().uptimeNanoseconds
         let then = last.load(ordering: .relaxed)
+        guard then != Self.paused else { return 0 }
+        let now = DispatchTime.now().uptimeNanoseconds
         return now > then ? now - then : 0
     }
 
@@ -440,9 +502,9 @@ final class IdleTimeouts: Sendable {
             defer { state.monitorRunning = true }
             return (state.nextID, !state.monitorRunning)
         }
-        // On the network threads, with the transfers whose bodies it watches: neither waits
-        // behind CPU work (that runs on the CPU threads) or a host that blocks Swift's
-        // cooperative pool, so an attempt is called idle only when its bytes stopped coming.
+        // On the network thread: it never waits behind CPU work (that runs on the CPU threads)
+        // or a host that blocks Swift's cooperative pool, so a timeout fires when it is due; and
+        // the clock it reads runs only while an attempt waits for its server (``IdleActivity``).
         if startMonitor {
             Task.detached(executorPreference: ThreadPoolExecutor.network, priority: .low) { [self] in await monitor() }
         }
@@ -553,18 +615,6 @@ extension HTTPTransfer {
     static func isSameOrigin(_ a: URL, _ b: URL) -> Bool {
         a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
             && a.port == b.port
-    }
-
-    /// Reads and drops a small body (a redirect's or a challenge's) so the connection can be
-    /// reused; a large one is abandoned, which closes the connection.
-    static func discard(_ body: HTTPClientResponse.Body) async {
-        var remaining = 64 * 1024
-        do {
-            for try await chunk in body {
-                remaining -= chunk.readableBytes
-                if remaining < 0 { return }
-            }
-        } catch {}
     }
 }
 

@@ -57,14 +57,12 @@ public final class ImageDownloader: Sendable {
         self.config = config
         self.isShared = isShared
         state = Locked(State(headers: config.httpHeaders))
-        // Transfers run on the network threads: their body streams and timeouts never wait behind
-        // CPU work, or behind a host that blocks Swift's cooperative pool (its idle timeout looks
-        // at the bytes the transfer has taken, so a starved transfer would look idle). Running
-        // them on the cooperative pool instead halved the thread switches per download, but
-        // tests that decode on that pool then starved transfers into false idle timeouts.
+        // Transfers run on Swift's cooperative pool, with the I/O: each response is read where its
+        // bytes arrive (``ResponseReader``, on the event loop), which also drives the idle clock,
+        // so a transfer's task resumes once per response, and a task that waits for a thread
+        // never looks like a silent server.
         queue = SlotQueue(
-            slots: config.maxConcurrentDownloads, order: config.executionOrder == .lifo ? .lifo : .fifo,
-            executor: ThreadPoolExecutor.network)
+            slots: config.maxConcurrentDownloads, order: config.executionOrder == .lifo ? .lifo : .fifo)
         let configuration = Self.clientConfiguration(config)
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         pinnedClients = PinnedClients(configuration: configuration)
