@@ -45,6 +45,8 @@ final class ResponseReader: HTTPClientResponseDelegate, @unchecked Sendable {
         case holding(HTTPResponseHead, EventLoopPromise<Void>)
         case discarding(HTTPResponseHead, read: Int)
         case receiving(HTTPResponseHead, BodySink)
+        /// The task refused a held head: the request fails with its error.
+        case refused
         case over
     }
 
@@ -98,7 +100,7 @@ final class ResponseReader: HTTPClientResponseDelegate, @unchecked Sendable {
                     return (promise, .success(()))
                 case .failure(let error):
                     // The request fails with it, and `didReceiveError` reports it.
-                    state.phase = .discarding(head, read: 0)
+                    state.phase = .refused
                     return (promise, .failure(error))
                 }
             }
@@ -213,7 +215,7 @@ final class ResponseReader: HTTPClientResponseDelegate, @unchecked Sendable {
                 try sink.finish()
                 return .received(head, sink)
             })
-        case .waitingForHead, .holding, .over:
+        case .waitingForHead, .holding, .refused, .over:
             deliver(.failure(HTTPClientError.remoteConnectionClosed))
         }
     }
@@ -230,6 +232,11 @@ final class ResponseReader: HTTPClientResponseDelegate, @unchecked Sendable {
         case .holding(_, let promise):
             // A held body's gate is always closed, one way or the other.
             promise.fail(error)
+        case .discarding(let head, _):
+            // Nobody wanted that body: a connection closed under it (past the limit, say)
+            // changes nothing, and a cancelled task finds out when it looks.
+            deliver(.success(.discarded(head)))
+            return
         default:
             break
         }
