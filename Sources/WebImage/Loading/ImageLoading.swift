@@ -28,7 +28,9 @@ public enum ImageLoadEvent: Sendable {
     case partialImage(Image)
 }
 
-/// Where a loader sends its ``ImageLoadEvent``s; called on whichever thread produced them.
+/// Where a loader sends its ``ImageLoadEvent``s; called on whichever thread produced them. For
+/// ``ImageDownloader``, progress comes from the event loop that reads the response: keep the
+/// handler short and never block in it (hand longer work to a task).
 public typealias ImageLoadEventHandler = @Sendable (ImageLoadEvent) -> Void
 
 /// Loads images for URLs (SDWebImage's `SDImageLoader`). ``ImageDownloader`` loads `http(s):`,

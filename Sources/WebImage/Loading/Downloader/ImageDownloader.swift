@@ -376,9 +376,11 @@ public struct ImageDownloaderConfig: Sendable {
 
     /// Downloads running at once (default 6). Values below 1 mean 1.
     public var maxConcurrentDownloads = 6
-    /// Seconds a download may wait for the next bytes — the response head or a body chunk —
-    /// before failing with ``TransferFailure/Kind/timedOut`` (an idle timeout, as URLSession's
-    /// `timeoutIntervalForRequest`). Zero, negative and non-finite values mean 15, the default.
+    /// Seconds a download may wait for the server's next bytes — the response head or a body
+    /// chunk — before failing with ``TransferFailure/Kind/timedOut`` (an idle timeout, as
+    /// URLSession's `timeoutIntervalForRequest`). Its clock runs only while the download waits
+    /// for the server: from sending each request, and not while ``requestValidator`` or a
+    /// response modifier runs. Zero, negative and non-finite values mean 15, the default.
     public var downloadTimeout: TimeInterval = 15
     /// Seconds one attempt may take from its request to its last body byte, however steadily
     /// bytes arrive (default 120; as URLSession's `timeoutIntervalForResource`, which defaults
