@@ -532,7 +532,8 @@ final class ResponseReader: HTTPClientResponseDelegate, @unchecked Sendable {
     }
 
     private func next() async throws -> Outcome {
-        let result = await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Outcome, any Error>, Never>) in
+        let result = await withUnsafeContinuation {
+            (continuation: UnsafeContinuation<Result<Outcome, any Error>, Never>) in
             let ready = state.withLock { state -> Result<Outcome, any Error>? in
                 if let pending = state.pending {
                     state.pending = nil
@@ -609,36 +610,37 @@ final class ResponseReader: HTTPClientResponseDelegate, @unchecked Sendable {
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
-    func didFinishRequest(task: HTTPClient.Task<Void>) throws {
-        // The body is the task's now: the idle clock stops.
+    /// The response is over for the event loop: the idle clock stops (the task holds the
+    /// outcome now), and the client's task, which holds this reader until it completes, is let
+    /// go. Returns the phase it was in.
+    private func end() -> Phase {
         activity.pause()
-        let phase = state.withLock { state -> Phase in
-            defer { state.phase = .over }
-            // The client's task holds this reader until it completes: let go of it now.
-            state.task = nil
+        return state.withLock { state in
+            defer {
+                state.phase = .over
+                state.task = nil
+            }
             return state.phase
         }
-        switch phase {
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Void>) throws {
+        switch end() {
         case .discarding(let head, _):
             deliver(.success(.discarded(head)))
         case .receiving(let head, let sink):
-            deliver(Result { () throws -> Outcome in
-                try sink.finish()
-                return .received(head, sink)
-            })
+            deliver(
+                Result { () throws -> Outcome in
+                    try sink.finish()
+                    return .received(head, sink)
+                })
         case .waitingForHead, .holding, .refused, .over:
             deliver(.failure(HTTPClientError.remoteConnectionClosed))
         }
     }
 
     func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
-        activity.pause()
-        let phase = state.withLock { state -> Phase in
-            defer { state.phase = .over }
-            state.task = nil
-            return state.phase
-        }
-        switch phase {
+        switch end() {
         case .over:
             return
         case .holding(_, let promise):
