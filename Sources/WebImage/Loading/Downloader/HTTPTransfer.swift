@@ -200,7 +200,7 @@ extension HTTPTransfer {
             let reader = ResponseReader(activity: activity) { [self] head in try decide(head, hop: hop) }
             var outcome = try await reader.start(outgoing, on: client)
             if case .head(let head) = outcome {
-                let sink: Result<BodySink?, any Error>
+                let sink: Result<BodySink, any Error>
                 do {
                     sink = .success(try await modifiedBodySink(head, hop: hop))
                 } catch {
@@ -494,18 +494,15 @@ final class ResponseReader: HTTPClientResponseDelegate, @unchecked Sendable {
         }
     }
 
-    /// Lets a held body (``Outcome/head(_:)``) into `sink` (dropped when nil), and waits for the
-    /// response to end; a `failure` instead fails the request with it.
-    func open(_ sink: Result<BodySink?, any Error>) async throws -> Outcome {
+    /// Lets a held body (``Outcome/head(_:)``) into `sink` and waits for the response to end;
+    /// a `failure` instead fails the request with it.
+    func open(_ sink: Result<BodySink, any Error>) async throws -> Outcome {
         try await withTaskCancellationHandler {
             let gate = state.withLock { state -> (EventLoopPromise<Void>, Result<Void, any Error>)? in
                 guard case .holding(let head, let promise) = state.phase else { return nil }
                 switch sink {
-                case .success(let sink?):
+                case .success(let sink):
                     state.phase = .receiving(head, sink)
-                    return (promise, .success(()))
-                case .success(nil):
-                    state.phase = .discarding(head, read: 0)
                     return (promise, .success(()))
                 case .failure(let error):
                     // The request fails with it, and `didReceiveError` reports it.
