@@ -2,8 +2,8 @@ import Foundation
 import NIOCore
 
 // Where work waits and which threads run it: `SlotQueue` (a bounded number of slots, a line by
-// priority with deadlines) and the thread pools that run CPU and network work off the
-// cooperative pool.
+// priority with deadlines) and the thread pools that run CPU work and the downloader's timers
+// off the cooperative pool.
 
 /// A fixed number of slots, the line of jobs waiting for one, and the tasks that run them: the
 /// library's one queue. The downloader's transfers wait here for one of its
