@@ -198,21 +198,12 @@ extension HTTPTransfer {
             environment.statistics.countRequest()
             let hop = Hop(url: url, validatorsSent: validatorsSent, sendsCredentials: sendsCredentials)
             let reader = ResponseReader(activity: activity) { [self] head in try decide(head, hop: hop) }
-            var outcome = try await reader.start(outgoing, on: client)
-            if case .head(let head) = outcome {
-                let sink: Result<BodySink, any Error>
-                do {
-                    sink = .success(try await modifiedBodySink(head, hop: hop))
-                } catch {
-                    sink = .failure(error)
-                }
-                outcome = try await reader.open(sink)
+            let outcome = try await reader.read(outgoing, on: client) { head in
+                try await modifiedBodySink(head, hop: hop)
             }
             switch outcome {
             case .received(_, let sink):
                 return finished(sink)
-            case .head:
-                throw WebImageError.invalidDownloadOperation("\(url.absoluteString): the response was never let in")
             case .discarded(let head):
                 if Task.isCancelled { throw CancellationError() }
                 let status = Int(head.status.code)
@@ -432,18 +423,22 @@ final class ResponseReader: HTTPClientResponseDelegate, @unchecked Sendable {
         case discard
         /// Collect the body into this sink.
         case receive(BodySink)
-        /// Hold the body until the task calls ``open(_:)``.
+        /// Hold the body back until the task has looked at the head (``read(_:on:letIn:)``).
         case wait
     }
 
-    /// What the task gets back.
+    /// How the response ended, for the task.
     enum Outcome {
-        /// The head, with the body held back (``Decision/wait``).
-        case head(HTTPResponseHead)
-        /// The response ended with its body dropped.
+        /// With its body dropped.
         case discarded(HTTPResponseHead)
-        /// The response ended with its body collected.
+        /// With its body collected.
         case received(HTTPResponseHead, BodySink)
+    }
+
+    /// What the event loop hands the task: a head held back (``Decision/wait``), or the end.
+    private enum Delivery {
+        case held(HTTPResponseHead)
+        case ended(Outcome)
     }
 
     /// The most bytes of a dropped body read so that the connection can be reused.
@@ -461,8 +456,8 @@ final class ResponseReader: HTTPClientResponseDelegate, @unchecked Sendable {
 
     private struct State {
         var phase = Phase.waitingForHead
-        var pending: Result<Outcome, any Error>?
-        var waiter: UnsafeContinuation<Result<Outcome, any Error>, Never>?
+        var pending: Result<Delivery, any Error>?
+        var waiter: UnsafeContinuation<Result<Delivery, any Error>, Never>?
         var task: HTTPClient.Task<Void>?
         var cancelled = false
     }
@@ -477,9 +472,13 @@ final class ResponseReader: HTTPClientResponseDelegate, @unchecked Sendable {
         self.decide = decide
     }
 
-    /// Sends `request` and waits for the first outcome. Cancelling the calling task cancels
-    /// the request.
-    func start(_ request: HTTPClient.Request, on client: HTTPClient) async throws -> Outcome {
+    /// Sends `request` and waits for the response to end. A head held back
+    /// (``Decision/wait``) goes to `letIn` on the calling task first, and the body into the sink
+    /// it returns; what it throws fails the request. Cancelling the calling task cancels the
+    /// request.
+    func read(
+        _ request: HTTPClient.Request, on client: HTTPClient, letIn: (HTTPResponseHead) async throws -> BodySink
+    ) async throws -> Outcome {
         try await withTaskCancellationHandler {
             activity.touch()
             let task = client.execute(request: request, delegate: self)
@@ -488,35 +487,44 @@ final class ResponseReader: HTTPClientResponseDelegate, @unchecked Sendable {
                 return state.cancelled
             }
             if cancelled { task.cancel() }
-            return try await next()
+            var delivery = try await next()
+            if case .held(let head) = delivery {
+                let sink: Result<BodySink, any Error>
+                do {
+                    sink = .success(try await letIn(head))
+                } catch {
+                    sink = .failure(error)
+                }
+                open(sink)
+                delivery = try await next()
+            }
+            // One head per request: after the held one, only the end comes.
+            guard case .ended(let outcome) = delivery else {
+                throw WebImageError.invalidDownloadOperation("a second response head arrived for one request")
+            }
+            return outcome
         } onCancel: {
             cancel()
         }
     }
 
-    /// Lets a held body (``Outcome/head(_:)``) into `sink` and waits for the response to end;
-    /// a `failure` instead fails the request with it.
-    func open(_ sink: Result<BodySink, any Error>) async throws -> Outcome {
-        try await withTaskCancellationHandler {
-            let gate = state.withLock { state -> (EventLoopPromise<Void>, Result<Void, any Error>)? in
-                guard case .holding(let head, let promise) = state.phase else { return nil }
-                switch sink {
-                case .success(let sink):
-                    state.phase = .receiving(head, sink)
-                    return (promise, .success(()))
-                case .failure(let error):
-                    // The request fails with it, and `didReceiveError` reports it.
-                    state.phase = .refused
-                    return (promise, .failure(error))
-                }
+    /// Lets the held body into `sink`, or fails the request with the `failure`.
+    private func open(_ sink: Result<BodySink, any Error>) {
+        let gate = state.withLock { state -> (EventLoopPromise<Void>, Result<Void, any Error>)? in
+            guard case .holding(let head, let promise) = state.phase else { return nil }
+            switch sink {
+            case .success(let sink):
+                state.phase = .receiving(head, sink)
+                return (promise, .success(()))
+            case .failure(let error):
+                // The request fails with it, and `didReceiveError` reports it.
+                state.phase = .refused
+                return (promise, .failure(error))
             }
-            if let (promise, result) = gate {
-                activity.touch()
-                promise.completeWith(result)
-            }
-            return try await next()
-        } onCancel: {
-            cancel()
+        }
+        if let (promise, result) = gate {
+            activity.touch()
+            promise.completeWith(result)
         }
     }
 
@@ -528,10 +536,10 @@ final class ResponseReader: HTTPClientResponseDelegate, @unchecked Sendable {
         task?.cancel()
     }
 
-    private func next() async throws -> Outcome {
+    private func next() async throws -> Delivery {
         let result = await withUnsafeContinuation {
-            (continuation: UnsafeContinuation<Result<Outcome, any Error>, Never>) in
-            let ready = state.withLock { state -> Result<Outcome, any Error>? in
+            (continuation: UnsafeContinuation<Result<Delivery, any Error>, Never>) in
+            let ready = state.withLock { state -> Result<Delivery, any Error>? in
                 if let pending = state.pending {
                     state.pending = nil
                     return pending
@@ -545,8 +553,8 @@ final class ResponseReader: HTTPClientResponseDelegate, @unchecked Sendable {
     }
 
     /// Hands `result` to the task (now if it waits, else when it next asks).
-    private func deliver(_ result: Result<Outcome, any Error>) {
-        let waiter = state.withLock { state -> UnsafeContinuation<Result<Outcome, any Error>, Never>? in
+    private func deliver(_ result: Result<Delivery, any Error>) {
+        let waiter = state.withLock { state -> UnsafeContinuation<Result<Delivery, any Error>, Never>? in
             if let waiter = state.waiter {
                 state.waiter = nil
                 return waiter
@@ -577,7 +585,7 @@ final class ResponseReader: HTTPClientResponseDelegate, @unchecked Sendable {
             activity.pause()
             let promise = task.eventLoop.makePromise(of: Void.self)
             state.withLock { $0.phase = .holding(head, promise) }
-            deliver(.success(.head(head)))
+            deliver(.success(.held(head)))
             return promise.futureResult
         }
         return task.eventLoop.makeSucceededVoidFuture()
@@ -624,12 +632,12 @@ final class ResponseReader: HTTPClientResponseDelegate, @unchecked Sendable {
     func didFinishRequest(task: HTTPClient.Task<Void>) throws {
         switch end() {
         case .discarding(let head, _):
-            deliver(.success(.discarded(head)))
+            deliver(.success(.ended(.discarded(head))))
         case .receiving(let head, let sink):
             deliver(
-                Result { () throws -> Outcome in
+                Result { () throws -> Delivery in
                     try sink.finish()
-                    return .received(head, sink)
+                    return .ended(.received(head, sink))
                 })
         case .waitingForHead, .holding, .refused, .over:
             deliver(.failure(HTTPClientError.remoteConnectionClosed))
@@ -646,7 +654,7 @@ final class ResponseReader: HTTPClientResponseDelegate, @unchecked Sendable {
         case .discarding(let head, _):
             // Nobody wanted that body: a connection closed under it (past the limit, say)
             // changes nothing, and a cancelled task finds out when it looks.
-            deliver(.success(.discarded(head)))
+            deliver(.success(.ended(.discarded(head))))
             return
         default:
             break
